@@ -1,0 +1,202 @@
+// The shape of switchyard.yaml, validated once at boot. Everything else reads the parsed, defaulted
+// Config type and never re-checks a value.
+import { z } from "zod";
+
+/** Names that end up in URLs, Redis keys and BullMQ queue names: no `:`, bounded. */
+export const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const name = z.string().regex(NAME, "must match [A-Za-z0-9_-]{1,64}");
+const positiveInt = z.number().int().positive();
+const nonNegativeInt = z.number().int().nonnegative();
+
+const retry = z.object({
+  base_ms: positiveInt.default(1000),
+  max_ms: positiveInt.default(3_600_000),
+  max_attempts: positiveInt.max(1000).default(25),
+  max_elapsed_ms: positiveInt.default(86_400_000),
+});
+export type RetryConfig = z.infer<typeof retry>;
+
+const breaker = z.object({
+  failures: positiveInt.default(5),
+  open_ms: positiveInt.default(30_000),
+  max_open_ms: positiveInt.default(300_000),
+});
+export type BreakerConfig = z.infer<typeof breaker>;
+
+const batch = z.object({
+  max: positiveInt.max(10_000).default(256),
+  max_delay_ms: nonNegativeInt.default(5),
+});
+
+/** Options every sink type accepts. */
+const sinkCommon = {
+  concurrency: positiveInt.max(10_000).optional(),
+  claim_check_bytes: positiveInt.optional(),
+  breaker: breaker.partial().optional(),
+};
+
+const httpSink = z.object({
+  type: z.literal("http"),
+  url: z.url({ protocol: /^https?$/ }),
+  method: z.enum(["POST", "PUT", "PATCH"]).default("POST"),
+  headers: z.record(z.string(), z.string()).default({}),
+  timeout_ms: positiveInt.default(10_000),
+  secret: z.string().min(1).optional(),
+  ...sinkCommon,
+});
+
+const amqpSink = z.object({
+  type: z.literal("amqp"),
+  url: z.string().regex(/^amqps?:\/\//, "must be an amqp:// or amqps:// URL"),
+  exchange: z.string().min(1),
+  routing_key: z.string().default("{source}.{tenant}"),
+  max_in_flight: positiveInt.max(100_000).default(1000),
+  batch: batch.optional(),
+  ...sinkCommon,
+});
+
+const kafkaSink = z.object({
+  type: z.literal("kafka"),
+  brokers: z.array(z.string().min(1)).min(1),
+  topic: z.string().min(1),
+  key: z.string().default("{tenant}/{source}"),
+  client_id: z.string().default("switchyard"),
+  ssl: z.boolean().default(false),
+  sasl: z
+    .object({
+      mechanism: z.enum(["plain", "scram-sha-256", "scram-sha-512"]),
+      username: z.string(),
+      password: z.string(),
+    })
+    .optional(),
+  batch: batch.optional(),
+  ...sinkCommon,
+});
+
+const logSink = z.object({
+  type: z.literal("log"),
+  level: z.enum(["trace", "debug", "info", "warn", "error"]).default("info"),
+  ...sinkCommon,
+});
+
+export const sinkSchema = z.discriminatedUnion("type", [httpSink, amqpSink, kafkaSink, logSink]);
+export type SinkConfig = z.infer<typeof sinkSchema>;
+export type HttpSinkConfig = z.infer<typeof httpSink>;
+export type AmqpSinkConfig = z.infer<typeof amqpSink>;
+export type KafkaSinkConfig = z.infer<typeof kafkaSink>;
+export type LogSinkConfig = z.infer<typeof logSink>;
+
+const secrets = z.array(z.string().min(1)).min(1).max(8);
+const tolerance_s = positiveInt.default(300);
+
+const verify = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("none") }),
+  z.object({ type: z.literal("stripe"), secrets, tolerance_s }),
+  z.object({ type: z.literal("github"), secrets }),
+  z.object({ type: z.literal("shopify"), secrets }),
+  z.object({ type: z.literal("slack"), secrets, tolerance_s }),
+  z.object({ type: z.literal("standard_webhooks"), secrets, tolerance_s }),
+  z.object({
+    type: z.literal("hmac"),
+    secrets,
+    header: z.string().min(1).toLowerCase(),
+    /** What is signed: `{body}`, optionally with `{timestamp}` from `timestamp_header`. */
+    template: z.string().default("{body}"),
+    hash: z.enum(["sha256", "sha512", "sha1"]).default("sha256"),
+    encoding: z.enum(["hex", "base64"]).default("hex"),
+    prefix: z.string().default(""),
+    timestamp_header: z.string().toLowerCase().optional(),
+    tolerance_s,
+  }),
+]);
+export type VerifyConfig = z.infer<typeof verify>;
+
+const dedup = z.union([
+  z.enum(["stripe", "github", "shopify", "standard_webhooks", "svix", "body"]),
+  z.object({ header: z.string().min(1).toLowerCase() }),
+  z.object({ json: z.string().min(1) }),
+]);
+export type DedupConfig = z.infer<typeof dedup>;
+
+const source = z.object({
+  tenant: name.optional(),
+  verify,
+  on_verify_failure: z.enum(["reject", "quarantine"]).default("reject"),
+  dedup: dedup.default("body"),
+  dedup_ttl_s: positiveInt.default(259_200),
+  sinks: z.array(name).min(1),
+  retry: retry.partial().optional(),
+  /** Waiting jobs in any of this source's sink queues above which ingest answers 429. */
+  max_queue_depth: positiveInt.default(1_000_000),
+  allow_non_durable: z.boolean().default(false),
+});
+export type SourceConfig = z.infer<typeof source>;
+
+const adminToken = z.union([
+  z.string().min(1),
+  z.object({ token: z.string().min(16, "admin tokens must be at least 16 characters"), tenant: name.optional() }),
+]);
+
+export const configSchema = z
+  .object({
+    redis: z
+      .object({
+        url: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL"),
+        prefix: name.default("sy"),
+      })
+      .prefault({ url: "redis://127.0.0.1:6379" }),
+    http: z
+      .object({
+        port: z.number().int().min(0).max(65535).default(3000),
+        host: z.string().default("0.0.0.0"),
+        max_body_bytes: positiveInt.default(1_048_576),
+        /** Base URL consumers use to reach this gateway (claim-check links). */
+        public_url: z.url().optional(),
+      })
+      .prefault({}),
+    durability: z
+      .object({ wait_replicas: nonNegativeInt.default(0), wait_timeout_ms: positiveInt.default(1000) })
+      .prefault({}),
+    /** How long hook records (and so DLQ entries and claims) are kept. */
+    retention_s: positiveInt.default(604_800),
+    admin: z.object({ tokens: z.array(adminToken).default([]) }).prefault({}),
+    dispatch: z
+      .object({
+        concurrency: positiveInt.max(10_000).default(64),
+        attempt_timeout_ms: positiveInt.default(30_000),
+        max_retry_after_ms: positiveInt.default(3_600_000),
+        retry: retry.prefault({}),
+        breaker: breaker.prefault({}),
+        claim_check_bytes: positiveInt.default(65_536),
+        /** BullMQ lock: a dead worker's jobs are picked up again within about 1.5× this. */
+        lock_ms: positiveInt.default(10_000),
+      })
+      .prefault({}),
+    sinks: z.record(name, sinkSchema),
+    sources: z.record(name, source),
+  })
+  .superRefine((cfg, ctx) => {
+    for (const [sourceName, src] of Object.entries(cfg.sources)) {
+      src.sinks.forEach((sinkName, i) => {
+        if (!(sinkName in cfg.sinks)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["sources", sourceName, "sinks", i],
+            message: `unknown sink "${sinkName}" (defined: ${Object.keys(cfg.sinks).join(", ") || "none"})`,
+          });
+        }
+      });
+      const durable = src.sinks.some((s) => cfg.sinks[s] !== undefined && cfg.sinks[s].type !== "log");
+      if (!durable && !src.allow_non_durable) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["sources", sourceName, "sinks"],
+          message:
+            "every sink of this source is non-durable (log); add a durable sink or set allow_non_durable: true",
+        });
+      }
+    }
+  });
+
+export type Config = z.infer<typeof configSchema>;
+export type AdminTokenConfig = z.infer<typeof adminToken>;

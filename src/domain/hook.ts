@@ -1,0 +1,45 @@
+// A received hook as the store holds it and as every sink sees it.
+import type { HookId, ReplayId } from "./ids.ts";
+
+export interface HookRecord {
+  readonly id: HookId;
+  readonly source: string;
+  readonly tenant: string | undefined;
+  /** Milliseconds since the epoch when the gateway accepted it. */
+  readonly receivedAt: number;
+  readonly contentType: string | undefined;
+  /** Request headers, lower-cased, minus hop-by-hop ones. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The exact bytes the provider sent (signatures are over bytes). */
+  readonly body: Buffer;
+  /** Hex sha256 of `body`. */
+  readonly sha256: string;
+  readonly dedupKey: string;
+  /** What consumers dedup on: `tenant:source:dedup_key`. */
+  readonly idempotencyKey: string;
+  /** Names of the sinks this hook goes to. */
+  readonly sinks: readonly string[];
+}
+
+/** A reference to a body stored once, sent by queue sinks instead of a large body. */
+export interface ClaimRef {
+  readonly id: string;
+  readonly url: string;
+  readonly sha256: string;
+  readonly size: number;
+}
+
+/** One attempt at delivering one hook to one sink. */
+export interface Delivery {
+  readonly hook: HookRecord;
+  readonly sink: string;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  readonly replayId: ReplayId | undefined;
+  /** Set when the body is above the claim-check threshold of one of the source's sinks. */
+  readonly claim: ClaimRef | undefined;
+}
+
+export function idempotencyKey(tenant: string | undefined, source: string, dedupKey: string): string {
+  return `${tenant ?? "-"}:${source}:${dedupKey}`;
+}

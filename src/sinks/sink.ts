@@ -1,0 +1,42 @@
+// The contract every sink type implements. Adding a sink type means one folder under src/sinks/
+// and one line in the registry; dispatch knows nothing else about it.
+import type { DeliveryResult } from "../domain/error-class.ts";
+import type { Delivery } from "../domain/hook.ts";
+import type { Logger } from "../observability/logger.ts";
+
+/** Where a sink publishes, for the AsyncAPI document. Never holds credentials or URL userinfo. */
+export interface SinkDescription {
+  /** `message`: the queue message v1 is published; `body`: the raw hook body is forwarded. */
+  readonly payload: "message" | "body";
+  readonly protocol: "http" | "amqp" | "kafka";
+  /** Broker or URL without userinfo. */
+  readonly host: string;
+  /** Channel address: exchange + routing key template, topic, or path. */
+  readonly address: string;
+  readonly bindings?: Readonly<Record<string, unknown>>;
+}
+
+export interface Sink {
+  readonly name: string;
+  readonly type: string;
+  /** Does `ok` mean something that outlives this process has the hook (a 2xx, a broker confirm)? */
+  readonly durable: boolean;
+  /** The largest body sent inline; above it the sink sends the claim reference. `undefined`: always inline. */
+  readonly inlineMaxBytes: number | undefined;
+  /**
+   * Attempt one delivery. May reject or hang: dispatch turns a rejection, a timeout (the signal aborts)
+   * or an unexpected value into a transient failure.
+   */
+  deliver(delivery: Delivery, signal: AbortSignal): Promise<DeliveryResult>;
+  describe(subject: { source: string; tenant: string | undefined }): SinkDescription | undefined;
+  close(): Promise<void>;
+}
+
+/** What a sink factory may use besides its own config. */
+export interface SinkDeps {
+  readonly logger: Logger;
+  /** `dispatch.claim_check_bytes`: the inline limit of a queue sink that sets none of its own. */
+  readonly defaultClaimCheckBytes: number;
+}
+
+export type SinkFactory<C> = (name: string, config: C, deps: SinkDeps) => Sink;
