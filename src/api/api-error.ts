@@ -1,0 +1,35 @@
+// One error type with one HTTP projection. Routes throw; `onError` in app.ts is the only place that
+// builds an error response. Anything else becomes an opaque 500 and a log line.
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { IngestErrorCode } from "../ingest/ingest-error.ts";
+
+export type ApiErrorCode =
+  | IngestErrorCode
+  | "unauthorized"
+  | "not_found"
+  | "invalid_request"
+  | "conflict"
+  | "not_ready"
+  | "internal";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** The SPEC status of each ingest refusal. */
+export const INGEST_STATUS: Record<IngestErrorCode, ContentfulStatusCode> = {
+  unknown_source: 404,
+  verification_failed: 401,
+  payload_too_large: 413,
+  store_unavailable: 503,
+  overloaded: 429,
+  shutting_down: 503,
+};

@@ -1,0 +1,25 @@
+// The HTTP API as one Hono app: routes are mounted here and `onError` is the single place that turns
+// errors into answers (`{"error":{"code","message"}}`).
+import { Hono } from "hono";
+import type { Logger } from "../observability/logger.ts";
+import { ApiError } from "./api-error.ts";
+
+/** Build the app from route groups; each group is a Hono sub-app mounted at `/`. */
+export function createApp(routes: readonly Hono[], logger: Logger): Hono {
+  const app = new Hono();
+  for (const group of routes) app.route("/", group);
+
+  app.notFound(() => {
+    throw new ApiError(404, "not_found", "no such route");
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError) {
+      for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
+      return c.json({ error: { code: err.code, message: err.message } }, err.status);
+    }
+    logger.error({ err }, "unhandled error in request");
+    return c.json({ error: { code: "internal", message: "internal error" } }, 500);
+  });
+  return app;
+}

@@ -1,0 +1,56 @@
+// POST /webhooks/:source and /webhooks/:tenant/:source: the providers' door.
+import { Hono } from "hono";
+import { NAME } from "../../config/schema.ts";
+import { IngestError } from "../../ingest/ingest-error.ts";
+import type { IngestService } from "../../ingest/ingest-service.ts";
+import { keptHeaders } from "../../ingest/headers.ts";
+import type { Metrics } from "../../observability/metrics.ts";
+import { ApiError, INGEST_STATUS } from "../api-error.ts";
+import { readBodyCapped } from "../read-body.ts";
+
+export interface WebhookRouteDeps {
+  readonly ingest: IngestService;
+  readonly metrics: Metrics;
+  readonly maxBodyBytes: number;
+}
+
+const OUTCOME_OF_STATUS: Record<number, string> = { 401: "unverified", 404: "unknown_source", 413: "too_large", 429: "overloaded", 503: "unavailable" };
+
+export function webhookRoutes(deps: WebhookRouteDeps): Hono {
+  const app = new Hono();
+
+  const handle = async (req: Request, source: string, tenant: string | undefined): Promise<Response> => {
+    const started = performance.now();
+    let outcome = "error";
+    try {
+      if (!NAME.test(source) || (tenant !== undefined && !NAME.test(tenant))) {
+        throw new IngestError("unknown_source", "source and tenant must match [A-Za-z0-9_-]{1,64}");
+      }
+      const body = await readBodyCapped(req, deps.maxBodyBytes);
+      const result = await deps.ingest.ingest({ source, tenant, headers: keptHeaders(req.headers), body });
+      outcome = result.status;
+      return Response.json(result, { status: result.status === "accepted" ? 202 : 200 });
+    } catch (err) {
+      const apiError =
+        err instanceof IngestError
+          ? new ApiError(
+              INGEST_STATUS[err.code],
+              err.code,
+              err.message,
+              err.retryAfterS === undefined ? {} : { "retry-after": String(err.retryAfterS) },
+            )
+          : err;
+      if (apiError instanceof ApiError) outcome = OUTCOME_OF_STATUS[apiError.status] ?? "rejected";
+      throw apiError;
+    } finally {
+      // Unknown names would give attackers unbounded label cardinality.
+      const label = outcome === "unknown_source" ? "_unknown" : source;
+      deps.metrics.ingestRequests.inc({ source: label, outcome });
+      deps.metrics.ingestDuration.observe((performance.now() - started) / 1000);
+    }
+  };
+
+  app.post("/webhooks/:source", (c) => handle(c.req.raw, c.req.param("source"), undefined));
+  app.post("/webhooks/:tenant/:source", (c) => handle(c.req.raw, c.req.param("source"), c.req.param("tenant")));
+  return app;
+}

@@ -1,0 +1,77 @@
+// Reads, interpolates, parses and validates the config at boot. Errors name the key path so an
+// operator can fix the file without reading our source; callers exit 78 (EX_CONFIG) on ConfigError.
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseDocument } from "yaml";
+import type { z } from "zod";
+import { InterpolationError, interpolate } from "./interpolate.ts";
+import { type Config, configSchema } from "./schema.ts";
+
+export const EX_CONFIG = 78;
+
+export class ConfigError extends Error {
+  constructor(
+    message: string,
+    readonly file: string,
+    readonly issues: readonly string[] = [],
+  ) {
+    super(issues.length > 0 ? `${message}\n${issues.map((i) => `  - ${i}`).join("\n")}` : message);
+  }
+}
+
+/** The config that ships with Switchyard: a `demo` source with no verification, delivering to the log sink. */
+export const BUNDLED_CONFIG = fileURLToPath(new URL("../../config/default.yaml", import.meta.url));
+
+/** Which file to read: `SWITCHYARD_CONFIG`, else ./switchyard.yaml if present, else the bundled default. */
+export function resolveConfigPath(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  if (env.SWITCHYARD_CONFIG) return env.SWITCHYARD_CONFIG;
+  if (existsSync("switchyard.yaml")) return "switchyard.yaml";
+  return BUNDLED_CONFIG;
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".") || "(root)";
+}
+
+function formatIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+}
+
+/** Parse and validate config text; `file` is only used in messages. */
+export function parseConfig(
+  text: string,
+  file: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Config {
+  let expanded: string;
+  try {
+    expanded = interpolate(text, env);
+  } catch (err) {
+    if (err instanceof InterpolationError) throw new ConfigError(`${file}: ${err.message}`, file);
+    throw err;
+  }
+  const doc = parseDocument(expanded);
+  if (doc.errors.length > 0) {
+    throw new ConfigError(
+      `${file}: not valid YAML`,
+      file,
+      doc.errors.map((e) => e.message),
+    );
+  }
+  const result = configSchema.safeParse(doc.toJS() ?? {});
+  if (!result.success) throw new ConfigError(`${file}: invalid config`, file, formatIssues(result.error));
+  return result.data;
+}
+
+export function loadConfig(
+  path: string = resolveConfigPath(),
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Config {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new ConfigError(`${path}: cannot read config (${(err as NodeJS.ErrnoException).code ?? "error"})`, path);
+  }
+  return parseConfig(text, path, env);
+}

@@ -1,0 +1,43 @@
+// A sink is user-extensible code: it may throw, reject, hang or return nonsense. Every one of those is
+// a transient failure of the attempt, never a crash of the worker.
+import { type DeliveryResult, boundReason, transient } from "../domain/error-class.ts";
+import type { Delivery } from "../domain/hook.ts";
+import type { Sink } from "../sinks/sink.ts";
+
+function isDeliveryResult(value: unknown): value is DeliveryResult {
+  if (typeof value !== "object" || value === null || !("ok" in value)) return false;
+  if (value.ok === true) return true;
+  if (value.ok !== false || !("failure" in value)) return false;
+  const failure = value.failure;
+  return (
+    typeof failure === "object" &&
+    failure !== null &&
+    "kind" in failure &&
+    (failure.kind === "permanent" || failure.kind === "retry_after" || failure.kind === "transient")
+  );
+}
+
+/** Run one attempt, bounded by `timeoutMs`; the sink's signal aborts when the time is up. */
+export async function safeDeliver(sink: Sink, delivery: Delivery, timeoutMs: number): Promise<DeliveryResult> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<DeliveryResult>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error("attempt timed out"));
+      resolve(transient(`attempt timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
+  });
+  try {
+    const attempt = Promise.resolve()
+      .then(() => sink.deliver(delivery, controller.signal))
+      .then(
+        (value): DeliveryResult =>
+          isDeliveryResult(value) ? value : transient(`sink returned an unexpected value: ${typeof value}`),
+        (err: unknown): DeliveryResult =>
+          transient(boundReason(`sink threw: ${err instanceof Error ? err.message : String(err)}`)),
+      );
+    return await Promise.race([attempt, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

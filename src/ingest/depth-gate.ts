@@ -1,0 +1,52 @@
+// Back-pressure for ingest: a source whose sink queues are over `max_queue_depth` answers 429.
+// Depths are sampled in the background so the check costs no round trip on the hot path.
+import type { Config } from "../config/schema.ts";
+import type { Logger } from "../observability/logger.ts";
+import type { Metrics } from "../observability/metrics.ts";
+import type { SinkQueues } from "../queue/sink-queues.ts";
+
+const BACKLOG_STATES = ["wait", "delayed", "prioritized", "active", "failed", "completed"] as const;
+
+export class DepthGate {
+  private readonly backlog = new Map<string, number>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly config: Config,
+    private readonly queues: SinkQueues,
+    private readonly metrics: Metrics,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Sample now, then every `intervalMs`. */
+  async start(intervalMs = 1000): Promise<void> {
+    await this.sample();
+    this.timer = setInterval(() => void this.sample(), intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Is any of this source's sinks backed up beyond its limit? */
+  isOver(sourceName: string): boolean {
+    const source = this.config.sources[sourceName];
+    if (!source) return false;
+    return source.sinks.some((sink) => (this.backlog.get(sink) ?? 0) > source.max_queue_depth);
+  }
+
+  async sample(): Promise<void> {
+    try {
+      for (const [sink, queue] of this.queues.all()) {
+        const counts = await queue.getJobCounts(...BACKLOG_STATES);
+        for (const state of BACKLOG_STATES) {
+          this.metrics.queueJobs.set({ queue: queue.name, state }, counts[state] ?? 0);
+        }
+        this.backlog.set(sink, (counts.wait ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0));
+      }
+    } catch (err) {
+      this.logger.debug({ err: (err as Error).message }, "queue depth sample failed");
+    }
+  }
+}

@@ -1,0 +1,89 @@
+// Prometheus metrics named in the SPEC, on a registry of our own (not prom-client's global one) so
+// several gateways can live in one test process.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly ingestRequests = new Counter({
+    name: "switchyard_ingest_requests_total",
+    help: "Inbound webhook requests by source and outcome (accepted, duplicate, rejected, ...).",
+    labelNames: ["source", "outcome"] as const,
+    registers: [this.registry],
+  });
+
+  readonly ingestDuration = new Histogram({
+    name: "switchyard_ingest_duration_seconds",
+    help: "Time from request to answer on the ingest path.",
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [this.registry],
+  });
+
+  readonly verifyFailures = new Counter({
+    name: "switchyard_verify_failures_total",
+    help: "Signature verification failures by source and scheme.",
+    labelNames: ["source", "scheme"] as const,
+    registers: [this.registry],
+  });
+
+  readonly dispatchAttempts = new Counter({
+    name: "switchyard_dispatch_attempts_total",
+    help: "Delivery attempts by sink and result (ok, permanent, throttled, transient, parked).",
+    labelNames: ["sink", "result"] as const,
+    registers: [this.registry],
+  });
+
+  readonly deadLettered = new Counter({
+    name: "switchyard_dispatch_dead_lettered_total",
+    help: "Deliveries moved to the DLQ by source, sink and error class.",
+    labelNames: ["source", "sink", "error_class"] as const,
+    registers: [this.registry],
+  });
+
+  readonly configErrors = new Counter({
+    name: "switchyard_dispatch_config_errors_total",
+    help: "Permanent failures that need an operator's config fix (credentials, missing exchange or topic).",
+    labelNames: ["sink"] as const,
+    registers: [this.registry],
+  });
+
+  readonly breakerState = new Gauge({
+    name: "switchyard_breaker_state",
+    help: "Circuit breaker state per sink in this process: 0 closed, 1 half-open, 2 open.",
+    labelNames: ["sink"] as const,
+    registers: [this.registry],
+  });
+
+  readonly breakerTransitions = new Counter({
+    name: "switchyard_breaker_transitions_total",
+    help: "Circuit breaker state changes per sink.",
+    labelNames: ["sink", "to"] as const,
+    registers: [this.registry],
+  });
+
+  readonly deliveryLatency = new Histogram({
+    name: "switchyard_delivery_latency_seconds",
+    help: "Time from receipt to successful delivery, per sink.",
+    labelNames: ["sink"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600],
+    registers: [this.registry],
+  });
+
+  readonly queueJobs = new Gauge({
+    name: "switchyard_queue_jobs",
+    help: "Jobs per queue and state, sampled.",
+    labelNames: ["queue", "state"] as const,
+    registers: [this.registry],
+  });
+
+  readonly recovered = new Counter({
+    name: "switchyard_recovery_reenqueued_total",
+    help: "Sink jobs re-created by stale-lease recovery (crash between persist and enqueue).",
+    labelNames: ["sink"] as const,
+    registers: [this.registry],
+  });
+
+  constructor(opts: { defaultMetrics?: boolean } = {}) {
+    if (opts.defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: "switchyard_process_" });
+  }
+}

@@ -1,0 +1,67 @@
+// What every entry point does: load and validate the config (exit 78 on a bad one), find Redis
+// (optionally starting a private one for development), start the roles, and shut down cleanly on
+// SIGTERM/SIGINT within the platform's 30 s grace.
+import { ConfigError, EX_CONFIG, loadConfig } from "../config/load.ts";
+import type { Config } from "../config/schema.ts";
+import { createLogger } from "../observability/logger.ts";
+import { type DevRedis, reachable, redisServerOnPath, startPrivateRedis } from "./dev-redis.ts";
+import { startGateway } from "./gateway.ts";
+import { safeRedisUrl } from "./redis.ts";
+import { type Role, parseRoles } from "./roles.ts";
+
+export interface BootOptions {
+  readonly defaultRoles: readonly Role[];
+  /** Start a private redis-server when nothing answers at the configured URL (npm start only). */
+  readonly devRedis: boolean;
+}
+
+const EXIT_UNAVAILABLE = 69;
+
+export async function boot(opts: BootOptions): Promise<void> {
+  const logger = createLogger();
+  let config: Config;
+  let roles: Role[];
+  try {
+    config = loadConfig();
+    roles = parseRoles(process.env.SWITCHYARD_ROLES, opts.defaultRoles);
+  } catch (err) {
+    process.stderr.write(`switchyard: ${(err as Error).message}\n`);
+    process.exit(err instanceof ConfigError ? EX_CONFIG : 64);
+  }
+
+  let devRedis: DevRedis | undefined;
+  if (!(await reachable(config.redis.url))) {
+    if (opts.devRedis && redisServerOnPath()) {
+      devRedis = await startPrivateRedis();
+      logger.warn(
+        { configured: safeRedisUrl(config.redis.url), private: devRedis.url },
+        "nothing answers at the configured Redis URL: started a private, non-persistent redis-server for development",
+      );
+      config = { ...config, redis: { ...config.redis, url: devRedis.url } };
+    } else {
+      process.stderr.write(
+        `switchyard: cannot reach Redis at ${safeRedisUrl(config.redis.url)}. Start Redis or set REDIS_URL.\n`,
+      );
+      process.exit(EXIT_UNAVAILABLE);
+    }
+  }
+
+  const gateway = await startGateway(config, { roles, logger }).catch(async (err: Error) => {
+    logger.fatal({ err: err.message }, "could not start");
+    await devRedis?.stop();
+    process.exit(1);
+  });
+
+  let signals = 0;
+  const shutdown = (signal: string): void => {
+    signals += 1;
+    if (signals > 1) process.exit(1);
+    logger.info({ signal }, "shutting down");
+    void gateway
+      .stop()
+      .then(() => devRedis?.stop())
+      .then(() => process.exit(0));
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}

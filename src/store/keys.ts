@@ -1,0 +1,52 @@
+// Every Redis key Switchyard writes, in one place. All keys share one hash tag (`{prefix}`), the same one
+// BullMQ's queues use, so multi-key scripts and MULTI stay on one slot of a Redis Cluster.
+
+/** Key builder for one deployment prefix (`redis.prefix`). */
+export class Keys {
+  /** The hash-tagged base, also BullMQ's `prefix` option. */
+  readonly base: string;
+
+  constructor(prefix: string) {
+    this.base = `{${prefix}}`;
+  }
+
+  /** Hash: one hook record (metadata, raw body, per-sink delivery state). */
+  hook(id: string): string {
+    return `${this.base}:hook:${id}`;
+  }
+
+  /** Prefix of hook keys, for scripts that turn a stored id into its key. */
+  get hookPrefix(): string {
+    return `${this.base}:hook:`;
+  }
+
+  /** String: dedup key → first hook id, with the source's dedup TTL. */
+  dedup(tenant: string | undefined, source: string, dedupKey: string): string {
+    return `${this.base}:dedup:${tenant ?? "-"}:${source}:${dedupKey}`;
+  }
+
+  /** Sorted set: hooks persisted but not yet confirmed enqueued, scored by received_at (recovery scans it). */
+  get pendingEnqueue(): string {
+    return `${this.base}:pending-enqueue`;
+  }
+
+  /** Sorted set: every dead-lettered delivery (job id), scored by the time it died. */
+  get dlqAll(): string {
+    return `${this.base}:dlq:all`;
+  }
+
+  /** Sorted set: dead deliveries sharing one filter value (`source`, `sink`, `class`, `tenant`). */
+  dlqBy(field: "source" | "sink" | "class" | "tenant", value: string): string {
+    return `${this.base}:dlq:by-${field}:${value}`;
+  }
+
+  /** Hash: one dead-letter entry's metadata (never a body). */
+  dlqEntry(jobId: string): string {
+    return `${this.base}:dlq:entry:${jobId}`;
+  }
+
+  /** Hash: one replay job's filter, progress and state. */
+  replay(id: string): string {
+    return `${this.base}:replay:${id}`;
+  }
+}
