@@ -1,0 +1,82 @@
+// Test harness: a gateway on real Redis under a unique key prefix, with fast retry and breaker
+// timings, removed again (keys included) after the test.
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { type Config, configSchema } from "../../src/config/schema.ts";
+import { silentLogger } from "../../src/observability/logger.ts";
+import { Metrics } from "../../src/observability/metrics.ts";
+import { type Gateway, type GatewayOptions, startGateway } from "../../src/runtime/gateway.ts";
+
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+export const ADMIN_TOKEN = "test-admin-token-0123456789";
+
+/** A config object as written in YAML (before defaults), with a unique Redis prefix filled in. */
+export function testConfig(input: Record<string, unknown>, redisUrl = REDIS_URL): Config {
+  const prefix = `t${randomBytes(5).toString("hex")}`;
+  const base = {
+    redis: { url: redisUrl, prefix },
+    http: { port: 0, host: "127.0.0.1" },
+    admin: { tokens: [ADMIN_TOKEN] },
+    dispatch: {
+      concurrency: 8,
+      attempt_timeout_ms: 2000,
+      lock_ms: 2000,
+      retry: { base_ms: 20, max_ms: 200, max_attempts: 5, max_elapsed_ms: 60_000 },
+      breaker: { failures: 5, open_ms: 500, max_open_ms: 2000 },
+    },
+  };
+  const merged: Record<string, unknown> = { ...base, ...input };
+  for (const key of ["redis", "http", "admin", "dispatch"] as const) {
+    merged[key] = { ...base[key], ...(input[key] as object | undefined) };
+  }
+  return configSchema.parse(merged);
+}
+
+export interface TestGateway {
+  readonly gateway: Gateway;
+  readonly config: Config;
+  readonly metrics: Metrics;
+  /** http://127.0.0.1:<port> when listening. */
+  readonly url: string;
+  readonly redis: Redis;
+  stop(): Promise<void>;
+}
+
+/** Delete every key under the config's prefix. */
+export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(cursor, "MATCH", `{${prefix}}*`, "COUNT", 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.unlink(...keys);
+  } while (cursor !== "0");
+}
+
+export async function startTestGateway(config: Config, opts: GatewayOptions = {}): Promise<TestGateway> {
+  const metrics = new Metrics();
+  const gateway = await startGateway(config, { logger: silentLogger(), metrics, graceMs: 2000, ...opts });
+  const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 1 });
+  return {
+    gateway,
+    config,
+    metrics,
+    url: `http://127.0.0.1:${gateway.port ?? 0}`,
+    redis,
+    stop: async () => {
+      await gateway.stop();
+      await deletePrefix(redis, config.redis.prefix).catch(() => undefined);
+      redis.disconnect();
+    },
+  };
+}
+
+/** Poll `check` until it returns a value other than undefined/false, or fail after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, what = "condition"): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

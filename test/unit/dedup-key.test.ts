@@ -1,0 +1,128 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import type { DedupConfig } from "../../src/config/schema.ts";
+import { computeDedupKey, jsonPathValue } from "../../src/ingest/dedup-key.ts";
+
+const sha = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
+const json = (v: unknown) => Buffer.from(JSON.stringify(v));
+const STRIPE_BODY = json({
+  id: "evt_1NG8Du2eZvKYlo2CUI79vXWy",
+  object: "event",
+  data: { object: { id: "pi_1" } },
+});
+const RAW = Buffer.from("not json at all");
+
+describe("computeDedupKey", () => {
+  it("body: sha256 hex of the exact bytes", () => {
+    expect(computeDedupKey("body", {}, RAW)).toBe(`sha256:${sha(RAW)}`);
+    expect(computeDedupKey("body", {}, Buffer.alloc(0))).toBe(`sha256:${sha("")}`);
+    expect(computeDedupKey("body", {}, Buffer.from("a "))).not.toBe(
+      computeDedupKey("body", {}, Buffer.from("a")),
+    );
+  });
+
+  it("stripe: the event id from the JSON body", () => {
+    expect(computeDedupKey("stripe", {}, STRIPE_BODY)).toBe("j:evt_1NG8Du2eZvKYlo2CUI79vXWy");
+  });
+
+  it("stripe: falls back to the body hash for non-JSON, a missing id, an empty id or a non-scalar id", () => {
+    for (const body of [
+      RAW,
+      json({ object: "event" }),
+      json({ id: "" }),
+      json({ id: { x: 1 } }),
+      json([1, 2]),
+      json(null),
+    ]) {
+      expect(computeDedupKey("stripe", {}, body)).toBe(`sha256:${sha(body)}`);
+    }
+  });
+
+  it("github, shopify: their delivery/webhook id headers", () => {
+    const headers = {
+      "x-github-delivery": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+      "x-shopify-webhook-id": "b54557e4",
+    };
+    expect(computeDedupKey("github", headers, RAW)).toBe("h:72d3162e-cc78-11e3-81ab-4c9367dc0958");
+    expect(computeDedupKey("shopify", headers, RAW)).toBe("h:b54557e4");
+    expect(computeDedupKey("github", {}, RAW)).toBe(`sha256:${sha(RAW)}`);
+    expect(computeDedupKey("shopify", { "x-shopify-webhook-id": "" }, RAW)).toBe(`sha256:${sha(RAW)}`);
+  });
+
+  it("standard_webhooks prefers webhook-id, svix prefers svix-id; each falls back to the other", () => {
+    const both = { "webhook-id": "msg_w", "svix-id": "msg_s" };
+    expect(computeDedupKey("standard_webhooks", both, RAW)).toBe("h:msg_w");
+    expect(computeDedupKey("svix", both, RAW)).toBe("h:msg_s");
+    expect(computeDedupKey("standard_webhooks", { "svix-id": "msg_s" }, RAW)).toBe("h:msg_s");
+    expect(computeDedupKey("svix", { "webhook-id": "msg_w" }, RAW)).toBe("h:msg_w");
+    expect(computeDedupKey("svix", {}, RAW)).toBe(`sha256:${sha(RAW)}`);
+  });
+
+  it("{ header }: any named header, looked up lower-case", () => {
+    expect(computeDedupKey({ header: "x-event-id" }, { "x-event-id": "e-42" }, RAW)).toBe("h:e-42");
+    expect(computeDedupKey({ header: "X-Event-Id" }, { "x-event-id": "e-42" }, RAW)).toBe("h:e-42");
+    expect(computeDedupKey({ header: "x-event-id" }, {}, RAW)).toBe(`sha256:${sha(RAW)}`);
+  });
+
+  it("{ json }: dot paths, array indexes and numeric values", () => {
+    const body = json({ data: { id: "d1", n: 7, items: [{ id: "i0" }, { id: "i1" }] } });
+    expect(computeDedupKey({ json: "data.id" }, {}, body)).toBe("j:d1");
+    expect(computeDedupKey({ json: "data.n" }, {}, body)).toBe("j:7");
+    expect(computeDedupKey({ json: "data.items.1.id" }, {}, body)).toBe("j:i1");
+    for (const path of [
+      "data.items.9.id",
+      "data.items.x",
+      "data.missing",
+      "data",
+      "data.items",
+      "data.id.deeper",
+    ]) {
+      expect(computeDedupKey({ json: path }, {}, body)).toBe(`sha256:${sha(body)}`);
+    }
+  });
+
+  it("{ json }: inherited properties are not followed", () => {
+    const body = json({ a: {} });
+    expect(jsonPathValue(JSON.parse(body.toString()), "a.constructor.name")).toBeUndefined();
+    expect(computeDedupKey({ json: "__proto__" }, {}, body)).toBe(`sha256:${sha(body)}`);
+    expect(computeDedupKey({ json: "toString" }, {}, body)).toBe(`sha256:${sha(body)}`);
+  });
+
+  it("namespaces cannot collide: a header or field that looks like a body hash stays distinct", () => {
+    const fake = `sha256:${sha(RAW)}`;
+    expect(computeDedupKey({ header: "x-id" }, { "x-id": fake }, RAW)).toBe(`h:${fake}`);
+    expect(computeDedupKey({ json: "id" }, {}, json({ id: "same" }))).not.toBe(
+      computeDedupKey({ header: "x-id" }, { "x-id": "same" }, RAW),
+    );
+  });
+
+  it("bounds the key: values over 200 chars are replaced by their sha256, namespaced", () => {
+    const at200 = "a".repeat(200);
+    const over = "a".repeat(201);
+    expect(computeDedupKey({ header: "x-id" }, { "x-id": at200 }, RAW)).toBe(`h:${at200}`);
+    expect(computeDedupKey({ header: "x-id" }, { "x-id": over }, RAW)).toBe(`h-sha256:${sha(over)}`);
+    expect(computeDedupKey({ json: "id" }, {}, json({ id: over }))).toBe(`j-sha256:${sha(over)}`);
+    const huge = "x".repeat(1_000_000);
+    expect(computeDedupKey({ header: "x-id" }, { "x-id": huge }, RAW).length).toBeLessThanOrEqual(80);
+  });
+
+  it("never throws on odd input", () => {
+    const odd: DedupConfig[] = ["stripe", "body", { json: "a.b" }, { json: "..." }, { header: "x" }];
+    const bodies = [
+      Buffer.alloc(0),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from("{"),
+      Buffer.from('"str"'),
+      Buffer.from("null"),
+    ];
+    for (const cfg of odd) {
+      for (const body of bodies) {
+        expect(() => computeDedupKey(cfg, {}, body)).not.toThrow();
+        expect(computeDedupKey(cfg, {}, body)).toBe(`sha256:${sha(body)}`);
+      }
+    }
+    expect(computeDedupKey({ json: "n" }, {}, Buffer.from('{"n": 1e400}'))).toBe(
+      `sha256:${sha('{"n": 1e400}')}`,
+    );
+  });
+});
