@@ -26,6 +26,8 @@ export interface ProcessorDeps {
   readonly logger: Logger;
   /** The claim every sink of the hook's source gets, if its body is large. */
   readonly claimFor: (hook: HookRecord) => ClaimRef | undefined;
+  /** Aborts every attempt in flight when the worker must stop without waiting for them. */
+  readonly cancel?: AbortSignal;
   readonly now?: () => number;
   readonly random?: Random;
 }
@@ -75,7 +77,7 @@ export function createDeliveryProcessor(deps: ProcessorDeps): (job: DeliveryJob,
     };
     const startedAt = now();
     const result = await breaker.run(
-      () => safeDeliver(sink, delivery, deps.config.dispatch.attempt_timeout_ms),
+      () => safeDeliver(sink, delivery, deps.config.dispatch.attempt_timeout_ms, deps.cancel),
       gate.probe,
     );
     const finishedAt = now();

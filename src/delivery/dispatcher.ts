@@ -34,6 +34,7 @@ const BREAKER_GAUGE: Record<BreakerStateName, number> = { closed: 0, half_open: 
 export class Dispatcher {
   private readonly workers: Worker<DeliveryJobData, void, string>[] = [];
   private readonly breakers: SinkBreaker[] = [];
+  private readonly cancel = new AbortController();
 
   constructor(private readonly deps: DispatcherDeps) {}
 
@@ -57,6 +58,7 @@ export class Dispatcher {
         ...this.deps,
         sink,
         breaker,
+        cancel: this.cancel.signal,
         claimFor: (hook) => claimFor(hook, limitBySource.get(hook.source), this.deps.publicUrl),
       });
       this.workers.push(this.createWorker(sink, processor));
@@ -112,7 +114,10 @@ export class Dispatcher {
     const graceful = Promise.all(this.workers.map((w) => w.close()));
     const timeout = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), graceMs).unref());
     if ((await Promise.race([graceful, timeout])) === "timeout") {
-      // Jobs still running are handed back: their locks lapse and another worker takes them.
+      // Abort what is still running: each attempt ends transient and its job is retried, by this
+      // process's successor or another worker.
+      this.cancel.abort();
+      await Promise.race([graceful, new Promise((r) => setTimeout(r, 2000).unref())]);
       await Promise.all(this.workers.map((w) => w.close(true)));
     }
     for (const b of this.breakers) b.shutdown();

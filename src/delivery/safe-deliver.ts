@@ -17,15 +17,30 @@ function isDeliveryResult(value: unknown): value is DeliveryResult {
   );
 }
 
-/** Run one attempt, bounded by `timeoutMs`; the sink's signal aborts when the time is up. */
-export async function safeDeliver(sink: Sink, delivery: Delivery, timeoutMs: number): Promise<DeliveryResult> {
+/**
+ * Run one attempt, bounded by `timeoutMs`; the sink's signal aborts when the time is up, or when
+ * `cancel` aborts (the worker is shutting down and hands the job back).
+ */
+export async function safeDeliver(
+  sink: Sink,
+  delivery: Delivery,
+  timeoutMs: number,
+  cancel?: AbortSignal,
+): Promise<DeliveryResult> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  let onCancel: (() => void) | undefined;
   const timedOut = new Promise<DeliveryResult>((resolve) => {
     timer = setTimeout(() => {
       controller.abort(new Error("attempt timed out"));
       resolve(transient(`attempt timed out after ${timeoutMs} ms`));
     }, timeoutMs);
+    onCancel = () => {
+      controller.abort(new Error("worker shutting down"));
+      resolve(transient("attempt cancelled: worker shutting down"));
+    };
+    if (cancel?.aborted) onCancel();
+    else cancel?.addEventListener("abort", onCancel, { once: true });
   });
   try {
     const attempt = Promise.resolve()
@@ -39,5 +54,6 @@ export async function safeDeliver(sink: Sink, delivery: Delivery, timeoutMs: num
     return await Promise.race([attempt, timedOut]);
   } finally {
     clearTimeout(timer);
+    if (onCancel) cancel?.removeEventListener("abort", onCancel);
   }
 }

@@ -33,6 +33,8 @@ export interface ReceivedRequest {
   readonly body: Buffer;
   /** The client's port: equal ports on two requests mean a reused keep-alive connection. */
   readonly remotePort: number | undefined;
+  /** Date.now() when the request's body had been read. */
+  readonly receivedAt: number;
   /** True once a response was sent in full (false for "hang"/"reset", or if the client left first). */
   readonly answered: boolean;
   /** Resolves when the exchange is over: the response finished or the connection closed. */
@@ -82,6 +84,7 @@ export async function startReceiver(opts: { script?: Reply[]; fallback?: Reply }
         headers: req.headers,
         body: Buffer.concat(chunks),
         remotePort: req.socket.remotePort,
+        receivedAt: Date.now(),
         answered: false,
         closed: new Promise<void>((resolve) => res.once("close", () => resolve())),
       };

@@ -1,0 +1,84 @@
+// The per-sink circuit breaker end to end: consecutive failures open it, parked jobs keep their
+// attempts, one probe after the open period decides, and the backlog drains.
+import { Queue } from "bullmq";
+import { afterEach, expect, it } from "vitest";
+import { type Receiver, startReceiver } from "../support/receiver.ts";
+import { metricValue, sendHook, waitForState } from "../support/hooks.ts";
+import { type TestGateway, eventually, startTestGateway, testConfig } from "../support/test-gateway.ts";
+
+let gw: TestGateway | undefined;
+let rx: Receiver | undefined;
+afterEach(async () => {
+  await gw?.stop();
+  await rx?.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+it("opens after 5 consecutive 503s, parks jobs without spending attempts, probes once, then drains", async () => {
+  rx = await startReceiver({ fallback: 503 });
+  gw = await startTestGateway(
+    testConfig({
+      dispatch: {
+        concurrency: 4,
+        retry: { base_ms: 10, max_ms: 20, max_attempts: 50, max_elapsed_ms: 60_000 },
+        breaker: { failures: 5, open_ms: 1500, max_open_ms: 5000 },
+      },
+      sinks: { out: { type: "http", url: `${rx.url}/in` } },
+      sources: { src: { verify: { type: "none" }, sinks: ["out"] } },
+    }),
+  );
+  const ids = await Promise.all(Array.from({ length: 10 }, (_, i) => sendHook(gw!, "src", `{"n":${i}}`)));
+  const breaker = () => metricValue(gw!, "switchyard_breaker_state", { sink: "out" });
+  await eventually(async () => (await breaker()) === 2, 5000, "breaker to open");
+  const openedAt = Date.now();
+
+  // Let attempts that were already in flight land, then freeze the picture.
+  await sleep(150);
+  rx.setFallback({ status: 200, delayMs: 300 });
+  const queue = new Queue("sink-out", { connection: gw.redis, prefix: gw.gateway.keys.base });
+  const attemptsOf = async () => Object.fromEntries((await queue.getJobs(["delayed", "wait", "active"])).map((j) => [j.id, j.attemptsMade]));
+  const requestsWhileOpen = rx.requests.length;
+  const attemptsBefore = await attemptsOf();
+  expect(Object.keys(attemptsBefore)).toHaveLength(10);
+
+  await sleep(700);
+  expect(rx.requests.length).toBe(requestsWhileOpen); // parked, nothing sent
+  expect(await attemptsOf()).toEqual(attemptsBefore); // and no attempt spent
+  expect(await metricValue(gw, "switchyard_dispatch_attempts_total", { sink: "out", result: "parked" })).toBeGreaterThan(0);
+
+  // After the open period: exactly one probe, alone while it is answered.
+  const [probe] = (await rx.waitForRequests(requestsWhileOpen + 1, 5000)).slice(requestsWhileOpen);
+  expect(probe!.receivedAt - openedAt).toBeGreaterThanOrEqual(1400);
+  await sleep(200);
+  expect(rx.requests.length).toBe(requestsWhileOpen + 1);
+
+  // The probe succeeded: the breaker closes and every hook is delivered.
+  for (const id of ids) await waitForState(gw, id, "out", "delivered", 15_000);
+  expect(await breaker()).toBe(0);
+  await queue.close();
+});
+
+it("doubles the open period when the probe fails", async () => {
+  rx = await startReceiver({ fallback: 503 });
+  gw = await startTestGateway(
+    testConfig({
+      dispatch: {
+        concurrency: 1,
+        retry: { base_ms: 5, max_ms: 10, max_attempts: 50, max_elapsed_ms: 60_000 },
+        breaker: { failures: 2, open_ms: 400, max_open_ms: 5000 },
+      },
+      sinks: { out: { type: "http", url: `${rx.url}/in` } },
+      sources: { src: { verify: { type: "none" }, sinks: ["out"] } },
+    }),
+  );
+  await sendHook(gw, "src", "{}");
+  // failures at t0, t0+; open 400 ms; probe fails → open 800 ms; probe fails → open 1600 ms.
+  await rx.waitForRequests(4, 5000);
+  const [, second, third, fourth] = rx.requests;
+  const firstGap = third!.receivedAt - second!.receivedAt;
+  const secondGap = fourth!.receivedAt - third!.receivedAt;
+  expect(firstGap).toBeGreaterThanOrEqual(380);
+  expect(secondGap).toBeGreaterThanOrEqual(780);
+  expect(secondGap).toBeLessThan(1500);
+});
