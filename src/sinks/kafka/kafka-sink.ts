@@ -1,0 +1,131 @@
+// The `kafka` sink: publishes the queue message v1 of each delivery to one topic through an idempotent
+// kafkajs producer (acks all), optionally micro-batching concurrent deliveries into one Produce request.
+// kafkajs retries once at most: Switchyard's dispatch owns retries, backoff and the breaker, and needs
+// a prompt, classified answer (an unknown topic must come back as a config error, not after a minute).
+import { Kafka, Partitioners, type Message, type Producer, type SASLOptions } from "kafkajs";
+import type { KafkaSinkConfig } from "../../config/schema.ts";
+import { ok, transient, type DeliveryResult } from "../../domain/error-class.ts";
+import type { Delivery } from "../../domain/hook.ts";
+import { buildQueueMessage, queueMessageHeaders } from "../queue-message.ts";
+import type { Sink, SinkDescription, SinkFactory } from "../sink.ts";
+import { renderTemplate } from "../template.ts";
+import { Batcher } from "./batcher.ts";
+import { classifyKafkaError, shouldReplaceProducer } from "./classify-kafka-error.ts";
+import { KAFKA_LOG_LEVEL, kafkaLogCreator } from "./kafka-log.ts";
+import { ProducerHandle } from "./producer-handle.ts";
+
+/** One quick retry inside kafkajs (an idempotent producer must allow at least one), then report. */
+const KAFKAJS_RETRY = { retries: 1, initialRetryTime: 100, maxRetryTime: 1000 };
+
+/** Build the `kafka` sink `name`. Nothing connects until the first delivery. */
+export const createKafkaSink: SinkFactory<KafkaSinkConfig> = (name, config, deps) => {
+  const brokers = config.brokers.map(stripUserinfo);
+  const inlineMaxBytes = config.claim_check_bytes ?? deps.defaultClaimCheckBytes;
+  const kafka = new Kafka({
+    clientId: config.client_id,
+    brokers,
+    ssl: config.ssl,
+    sasl: saslOptions(config.sasl),
+    retry: KAFKAJS_RETRY,
+    logLevel: KAFKA_LOG_LEVEL,
+    logCreator: kafkaLogCreator(deps.logger, name),
+  });
+  const producers = new ProducerHandle(() =>
+    kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      retry: KAFKAJS_RETRY,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    }),
+  );
+
+  /** One Produce of `messages`; never rejects. */
+  const send = async (messages: Message[]): Promise<DeliveryResult> => {
+    let producer: Producer | undefined;
+    try {
+      producer = await producers.acquire();
+      await producer.send({ topic: config.topic, acks: -1, messages });
+      return ok;
+    } catch (err) {
+      if (producer && shouldReplaceProducer(err)) producers.drop(producer);
+      return classifyKafkaError(err);
+    }
+  };
+
+  const batcher =
+    config.batch &&
+    new Batcher({ max: config.batch.max, maxDelayMs: config.batch.max_delay_ms, flush: send });
+  let closed = false;
+
+  const toMessage = (delivery: Delivery): Message => ({
+    key: renderTemplate(config.key, delivery.hook),
+    value: JSON.stringify(buildQueueMessage(delivery, inlineMaxBytes)),
+    headers: queueMessageHeaders(delivery),
+  });
+
+  const description: SinkDescription = {
+    payload: "message",
+    protocol: "kafka",
+    host: brokers.join(","),
+    address: config.topic,
+  };
+
+  const sink: Sink = {
+    name,
+    type: "kafka",
+    durable: true,
+    inlineMaxBytes,
+    deliver(delivery, signal) {
+      if (closed) return Promise.resolve(transient("kafka sink is closed"));
+      if (signal.aborted) return Promise.resolve(transient(abortReason(signal)));
+      const message = toMessage(delivery);
+      return untilAborted(batcher ? batcher.add(message, signal) : send([message]), signal);
+    },
+    describe: () => description,
+    async close() {
+      closed = true;
+      await batcher?.drain();
+      await producers.close();
+    },
+  };
+  return sink;
+};
+
+/** `user:pass@host:port` → `host:port`: kafkajs wants bare addresses, and descriptions never carry userinfo. */
+export function stripUserinfo(broker: string): string {
+  const at = broker.lastIndexOf("@");
+  return at < 0 ? broker : broker.slice(at + 1);
+}
+
+function saslOptions(sasl: KafkaSinkConfig["sasl"]): SASLOptions | undefined {
+  if (!sasl) return undefined;
+  const { username, password } = sasl;
+  switch (sasl.mechanism) {
+    case "plain":
+      return { mechanism: "plain", username, password };
+    case "scram-sha-256":
+      return { mechanism: "scram-sha-256", username, password };
+    case "scram-sha-512":
+      return { mechanism: "scram-sha-512", username, password };
+  }
+}
+
+/**
+ * `result`, or a transient failure as soon as `signal` aborts. An aborted delivery may still reach the
+ * broker if its request was already sent; delivery is at-least-once, and the consumer dedups.
+ */
+function untilAborted(result: Promise<DeliveryResult>, signal: AbortSignal): Promise<DeliveryResult> {
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve(transient(abortReason(signal)));
+    signal.addEventListener("abort", onAbort, { once: true });
+    void result
+      .then(resolve, (err: unknown) => resolve(classifyKafkaError(err)))
+      .finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function abortReason(signal: AbortSignal): string {
+  const why: unknown = signal.reason;
+  return `kafka send aborted: ${why instanceof Error ? why.message : String(why)}`;
+}
