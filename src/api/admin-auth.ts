@@ -56,11 +56,17 @@ export class TokenRegistry {
 }
 
 /** Middleware: 401 without a valid token; sets `principal`. `basicRealm` asks browsers for basic auth. */
-export function requireAdmin(registry: TokenRegistry, opts: { basicRealm?: string } = {}): MiddlewareHandler<AdminEnv> {
+export function requireAdmin(
+  registry: TokenRegistry,
+  opts: { basicRealm?: string } = {},
+): MiddlewareHandler<AdminEnv> {
   const challenge = opts.basicRealm ? `Basic realm="${opts.basicRealm}"` : 'Bearer realm="switchyard"';
   return async (c, next) => {
     const principal = registry.authenticate(presentedToken(c.req.header("authorization")));
-    if (!principal) throw new ApiError(401, "unauthorized", "a valid admin token is required", { "www-authenticate": challenge });
+    if (!principal)
+      throw new ApiError(401, "unauthorized", "a valid admin token is required", {
+        "www-authenticate": challenge,
+      });
     c.set("principal", principal);
     await next();
   };

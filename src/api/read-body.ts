@@ -23,5 +23,7 @@ export async function readBodyCapped(req: Request, maxBytes: number): Promise<Bu
     }
     chunks.push(value);
   }
-  return chunks.length === 1 && chunks[0] ? Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength) : Buffer.concat(chunks, size);
+  return chunks.length === 1 && chunks[0]
+    ? Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength)
+    : Buffer.concat(chunks, size);
 }

@@ -71,7 +71,10 @@ export function loadConfig(
   try {
     text = readFileSync(path, "utf8");
   } catch (err) {
-    throw new ConfigError(`${path}: cannot read config (${(err as NodeJS.ErrnoException).code ?? "error"})`, path);
+    throw new ConfigError(
+      `${path}: cannot read config (${(err as NodeJS.ErrnoException).code ?? "error"})`,
+      path,
+    );
   }
   return parseConfig(text, path, env);
 }

@@ -15,7 +15,8 @@ export function redact(value: unknown, key?: string): unknown {
     return Array.isArray(value) ? value.map(() => MASK) : MASK;
   }
   if (typeof value === "string") return redactUrl(value);
-  if (Array.isArray(value)) return value.map((v) => (typeof v === "string" && key === "tokens" ? MASK : redact(v)));
+  if (Array.isArray(value))
+    return value.map((v) => (typeof v === "string" && key === "tokens" ? MASK : redact(v)));
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, k)]));
   }

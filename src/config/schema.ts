@@ -134,7 +134,10 @@ export type SourceConfig = z.infer<typeof source>;
 
 const adminToken = z.union([
   z.string().min(1),
-  z.object({ token: z.string().min(16, "admin tokens must be at least 16 characters"), tenant: name.optional() }),
+  z.object({
+    token: z.string().min(16, "admin tokens must be at least 16 characters"),
+    tenant: name.optional(),
+  }),
 ]);
 
 export const configSchema = z

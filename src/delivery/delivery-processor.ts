@@ -35,7 +35,9 @@ export interface ProcessorDeps {
 export type DeliveryJob = Job<DeliveryJobData, void, string>;
 
 /** Build the BullMQ processor of one sink's queue. */
-export function createDeliveryProcessor(deps: ProcessorDeps): (job: DeliveryJob, token?: string) => Promise<void> {
+export function createDeliveryProcessor(
+  deps: ProcessorDeps,
+): (job: DeliveryJob, token?: string) => Promise<void> {
   const now = deps.now ?? Date.now;
   const random = deps.random ?? Math.random;
   const { sink, breaker, metrics } = deps;
@@ -155,8 +157,15 @@ export function createDeliveryProcessor(deps: ProcessorDeps): (job: DeliveryJob,
     };
     if (decision.kind === "retry") {
       const next = at + decision.delayMs;
-      await deps.hooks.setSinkState(hook.id, sink.name, { state: "retrying", ...base, next_attempt_at: next });
-      deps.logger.warn({ ...log, result: errorClass, reason: failure.reason, retry_in_ms: decision.delayMs }, "attempt failed");
+      await deps.hooks.setSinkState(hook.id, sink.name, {
+        state: "retrying",
+        ...base,
+        next_attempt_at: next,
+      });
+      deps.logger.warn(
+        { ...log, result: errorClass, reason: failure.reason, retry_in_ms: decision.delayMs },
+        "attempt failed",
+      );
       throw new RetryLater(failure.reason, decision.delayMs);
     }
     await deps.hooks.setSinkState(hook.id, sink.name, { state: "dead", ...base });
@@ -176,7 +185,10 @@ export function createDeliveryProcessor(deps: ProcessorDeps): (job: DeliveryJob,
     });
     metrics.deadLettered.inc({ source: hook.source, sink: sink.name, error_class: errorClass });
     if (failure.kind === "permanent" && failure.config) metrics.configErrors.inc({ sink: sink.name });
-    deps.logger.error({ ...log, result: errorClass, reason: failure.reason, why: decision.why }, "dead-lettered");
+    deps.logger.error(
+      { ...log, result: errorClass, reason: failure.reason, why: decision.why },
+      "dead-lettered",
+    );
     throw new UnrecoverableError(`${errorClass}: ${failure.reason}`);
   }
 }

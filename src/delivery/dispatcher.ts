@@ -65,7 +65,10 @@ export class Dispatcher {
     }
   }
 
-  private createWorker(sink: Sink, processor: (job: DeliveryJob, token?: string) => Promise<void>): Worker<DeliveryJobData, void, string> {
+  private createWorker(
+    sink: Sink,
+    processor: (job: DeliveryJob, token?: string) => Promise<void>,
+  ): Worker<DeliveryJobData, void, string> {
     const { config, keys, connection, logger } = this.deps;
     const lockMs = config.dispatch.lock_ms;
     const worker = new Worker<DeliveryJobData, void, string>(sinkQueueName(sink.name), processor, {
@@ -82,12 +85,17 @@ export class Dispatcher {
     worker.on("failed", (job, err) => {
       // Our own dead-letter decisions are indexed by the processor; a job BullMQ failed by itself
       // (it stalled too often: a poison hook that kills workers) still needs its DLQ entry.
-      if (job && err.message.includes(STALLED_TOO_OFTEN)) void this.indexBullmqFailure(job.id, err.message, job.attemptsMade);
+      if (job && err.message.includes(STALLED_TOO_OFTEN))
+        void this.indexBullmqFailure(job.id, err.message, job.attemptsMade);
     });
     return worker;
   }
 
-  private async indexBullmqFailure(jobId: string | undefined, reason: string, attempts: number): Promise<void> {
+  private async indexBullmqFailure(
+    jobId: string | undefined,
+    reason: string,
+    attempts: number,
+  ): Promise<void> {
     const parsed = jobId ? parseDeliveryJobId(jobId) : undefined;
     if (!parsed || !jobId) return;
     const stored = await this.deps.hooks.load(parsed.hookId).catch(() => undefined);

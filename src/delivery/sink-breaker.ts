@@ -7,8 +7,7 @@ import type { BreakerConfig } from "../config/schema.ts";
 import { type DeliveryResult, countsForBreaker } from "../domain/error-class.ts";
 
 export type BreakerGate =
-  | { readonly pass: true; readonly probe: boolean }
-  | { readonly pass: false; readonly parkUntil: number };
+  { readonly pass: true; readonly probe: boolean } | { readonly pass: false; readonly parkUntil: number };
 export type BreakerStateName = "closed" | "half_open" | "open";
 /** A failure opossum must count; carries the result through the rejection. */
 class CountedFailure extends Error {
@@ -61,7 +60,8 @@ export class SinkBreaker {
     if (this.breaker.opened) return { pass: false, parkUntil: this.openedAt + this.openPeriodMs() };
     if (!this.breaker.halfOpen) return { pass: true, probe: false };
     // One probe decides; the rest wait for its answer.
-    if (this.probeInFlight) return { pass: false, parkUntil: this.now() + Math.min(this.config.open_ms, 1000) };
+    if (this.probeInFlight)
+      return { pass: false, parkUntil: this.now() + Math.min(this.config.open_ms, 1000) };
     this.probeInFlight = true;
     // If the probe fails opossum re-opens at once and reads the period then: make it the doubled one.
     this.setResetTimeout(this.openPeriodMs(this.consecutiveOpens + 1));

@@ -15,7 +15,11 @@ function capped(base: number, attempt: number, cap: number): number {
 }
 
 /** Exponential backoff with full jitter: uniform in 1..min(max_ms, base_ms·2^(attempt−1)). */
-export function backoffMs(policy: Pick<RetryConfig, "base_ms" | "max_ms">, attempt: number, random: Random): number {
+export function backoffMs(
+  policy: Pick<RetryConfig, "base_ms" | "max_ms">,
+  attempt: number,
+  random: Random,
+): number {
   return 1 + Math.floor(random() * capped(policy.base_ms, attempt, policy.max_ms));
 }
 
@@ -47,7 +51,11 @@ export function retryDelayMs(
 
 export type RetryDecision =
   | { readonly kind: "retry"; readonly delayMs: number }
-  | { readonly kind: "dead"; readonly errorClass: ErrorClass; readonly why: "permanent" | "attempts" | "elapsed" };
+  | {
+      readonly kind: "dead";
+      readonly errorClass: ErrorClass;
+      readonly why: "permanent" | "attempts" | "elapsed";
+    };
 
 /** Retry or dead-letter a failed attempt. */
 export function decideRetry(input: {
@@ -63,7 +71,8 @@ export function decideRetry(input: {
   const errorClass = errorClassOf(failure);
   if (failure.kind === "permanent") return { kind: "dead", errorClass, why: "permanent" };
   if (attempt >= policy.max_attempts) return { kind: "dead", errorClass, why: "attempts" };
-  if (input.now - input.firstAttemptAt >= policy.max_elapsed_ms) return { kind: "dead", errorClass, why: "elapsed" };
+  if (input.now - input.firstAttemptAt >= policy.max_elapsed_ms)
+    return { kind: "dead", errorClass, why: "elapsed" };
   return {
     kind: "retry",
     delayMs: retryDelayMs(failure, attempt, policy, input.maxRetryAfterMs, input.random),

@@ -77,7 +77,8 @@ export class IngestService {
     );
     if (outcome.kind === "duplicate") {
       // The first copy may have been persisted by a request that died before enqueueing: finish its job.
-      if (outcome.enqueueState === "persisted") await this.enqueue(outcome.firstId, source.sinks, maxAttempts);
+      if (outcome.enqueueState === "persisted")
+        await this.enqueue(outcome.firstId, source.sinks, maxAttempts);
       return { status: "duplicate", id: outcome.firstId };
     }
     await this.enqueue(hook.id, source.sinks, maxAttempts);
@@ -115,7 +116,9 @@ export class IngestService {
   /** Keep a hook that failed verification, with no sinks, for an operator to inspect. */
   private async quarantine(req: IngestRequest, source: SourceConfig, receivedAt: number): Promise<void> {
     const hook = { ...this.buildRecord(req, source, receivedAt, []), dedupKey: `quarantine:${newId("hk")}` };
-    await this.store(() => this.deps.hooks.persist(hook, { dedupTtlS: 1, retentionS: this.deps.config.retention_s }));
+    await this.store(() =>
+      this.deps.hooks.persist(hook, { dedupTtlS: 1, retentionS: this.deps.config.retention_s }),
+    );
     await this.deps.hooks.markEnqueued(hook.id).catch(() => undefined);
   }
 

@@ -84,6 +84,7 @@ export class Metrics {
   });
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {
-    if (opts.defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: "switchyard_process_" });
+    if (opts.defaultMetrics)
+      collectDefaultMetrics({ register: this.registry, prefix: "switchyard_process_" });
   }
 }

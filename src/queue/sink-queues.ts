@@ -4,7 +4,13 @@ import { Queue, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import type { HookId } from "../domain/ids.ts";
 import type { Keys } from "../store/keys.ts";
-import { BACKOFF_TYPE, DELIVERY_JOB_NAME, type DeliveryJobData, deliveryJobId, sinkQueueName } from "./delivery-job.ts";
+import {
+  BACKOFF_TYPE,
+  DELIVERY_JOB_NAME,
+  type DeliveryJobData,
+  deliveryJobId,
+  sinkQueueName,
+} from "./delivery-job.ts";
 
 /** How long finished jobs stay visible in Bull Board; the hook record keeps the lasting state. */
 const KEEP_COMPLETED = { age: 3600, count: 1000 };
@@ -18,7 +24,10 @@ export class SinkQueues {
     sinkNames: readonly string[],
   ) {
     for (const sink of sinkNames) {
-      this.queues.set(sink, new Queue<DeliveryJobData>(sinkQueueName(sink), { connection, prefix: keys.base }));
+      this.queues.set(
+        sink,
+        new Queue<DeliveryJobData>(sinkQueueName(sink), { connection, prefix: keys.base }),
+      );
     }
   }
 
@@ -50,7 +59,11 @@ export class SinkQueues {
   async enqueue(hookId: HookId, sinks: readonly string[], maxAttempts: number): Promise<void> {
     await Promise.all(
       sinks.map((sink) =>
-        this.get(sink).add(DELIVERY_JOB_NAME, { hookId, sink }, SinkQueues.jobOptions(hookId, sink, maxAttempts)),
+        this.get(sink).add(
+          DELIVERY_JOB_NAME,
+          { hookId, sink },
+          SinkQueues.jobOptions(hookId, sink, maxAttempts),
+        ),
       ),
     );
   }

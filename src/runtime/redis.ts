@@ -21,7 +21,12 @@ export function createCommandRedis(url: string, name = "switchyard"): Redis {
 
 /** For BullMQ workers and schedulers: blocking commands, retried across reconnects. */
 export function createWorkerRedis(url: string, name = "switchyard-worker"): Redis {
-  return new Redis(url, { ...COMMON, connectionName: name, maxRetriesPerRequest: null, enableReadyCheck: false });
+  return new Redis(url, {
+    ...COMMON,
+    connectionName: name,
+    maxRetriesPerRequest: null,
+    enableReadyCheck: false,
+  });
 }
 
 /** Connect, or throw a message that names the URL (without credentials). */

@@ -49,7 +49,11 @@ export class HookStore {
     if (hook.contentType !== undefined) fields.push("ct", hook.contentType);
     const reply = (await persistHook.run(
       this.redis,
-      [this.keys.dedup(hook.tenant, hook.source, hook.dedupKey), this.keys.hook(hook.id), this.keys.pendingEnqueue],
+      [
+        this.keys.dedup(hook.tenant, hook.source, hook.dedupKey),
+        this.keys.hook(hook.id),
+        this.keys.pendingEnqueue,
+      ],
       [hook.id, opts.dedupTtlS, opts.retentionS, hook.receivedAt, this.keys.hookPrefix, ...fields],
     )) as [number, string?, string?];
     if (reply[0] === 1) return { kind: "new" };
@@ -102,7 +106,11 @@ export class HookStore {
 
   /** Record one sink's state; false when the record has expired. */
   async setSinkState(id: HookId, sink: string, state: SinkDeliveryState): Promise<boolean> {
-    const n = await updateSinkState.run(this.redis, [this.keys.hook(id)], [SINK_FIELD + sink, JSON.stringify(state)]);
+    const n = await updateSinkState.run(
+      this.redis,
+      [this.keys.hook(id)],
+      [SINK_FIELD + sink, JSON.stringify(state)],
+    );
     return n === 1;
   }
 

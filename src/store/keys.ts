@@ -30,6 +30,11 @@ export class Keys {
     return `${this.base}:pending-enqueue`;
   }
 
+  /** String: the stale-recovery tick lock, so two ticks never run at once cluster-wide. */
+  get recoveryLock(): string {
+    return `${this.base}:recovery:lock`;
+  }
+
   /** Sorted set: every dead-lettered delivery (job id), scored by the time it died. */
   get dlqAll(): string {
     return `${this.base}:dlq:all`;

@@ -8,16 +8,25 @@ export class LuaScript {
   readonly sha: string;
   private readonly source: string;
 
+  /** `file` names a script in src/store/lua/; a URL points at a script kept next to the module that owns it. */
   constructor(
-    file: string,
+    file: string | URL,
     private readonly numKeys: number,
   ) {
-    this.source = readFileSync(new URL(`./lua/${file}`, import.meta.url), "utf8");
+    this.source = readFileSync(
+      typeof file === "string" ? new URL(`./lua/${file}`, import.meta.url) : file,
+      "utf8",
+    );
     this.sha = createHash("sha1").update(this.source).digest("hex");
   }
 
-  async run(redis: Redis, keys: readonly string[], args: readonly (string | number | Buffer)[]): Promise<unknown> {
-    if (keys.length !== this.numKeys) throw new Error(`script expects ${this.numKeys} keys, got ${keys.length}`);
+  async run(
+    redis: Redis,
+    keys: readonly string[],
+    args: readonly (string | number | Buffer)[],
+  ): Promise<unknown> {
+    if (keys.length !== this.numKeys)
+      throw new Error(`script expects ${this.numKeys} keys, got ${keys.length}`);
     try {
       return await redis.evalsha(this.sha, this.numKeys, ...keys, ...args);
     } catch (err) {

@@ -37,7 +37,10 @@ it("opens after 5 consecutive 503s, parks jobs without spending attempts, probes
   await sleep(150);
   rx.setFallback({ status: 200, delayMs: 300 });
   const queue = new Queue("sink-out", { connection: gw.redis, prefix: gw.gateway.keys.base });
-  const attemptsOf = async () => Object.fromEntries((await queue.getJobs(["delayed", "wait", "active"])).map((j) => [j.id, j.attemptsMade]));
+  const attemptsOf = async () =>
+    Object.fromEntries(
+      (await queue.getJobs(["delayed", "wait", "active"])).map((j) => [j.id, j.attemptsMade]),
+    );
   const requestsWhileOpen = rx.requests.length;
   const attemptsBefore = await attemptsOf();
   expect(Object.keys(attemptsBefore)).toHaveLength(10);
@@ -45,7 +48,9 @@ it("opens after 5 consecutive 503s, parks jobs without spending attempts, probes
   await sleep(700);
   expect(rx.requests.length).toBe(requestsWhileOpen); // parked, nothing sent
   expect(await attemptsOf()).toEqual(attemptsBefore); // and no attempt spent
-  expect(await metricValue(gw, "switchyard_dispatch_attempts_total", { sink: "out", result: "parked" })).toBeGreaterThan(0);
+  expect(
+    await metricValue(gw, "switchyard_dispatch_attempts_total", { sink: "out", result: "parked" }),
+  ).toBeGreaterThan(0);
 
   // After the open period: exactly one probe, alone while it is answered.
   const [probe] = (await rx.waitForRequests(requestsWhileOpen + 1, 5000)).slice(requestsWhileOpen);

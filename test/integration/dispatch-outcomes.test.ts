@@ -13,12 +13,22 @@ afterEach(async () => {
   gw = undefined;
 });
 
-async function setup(script: Reply[], opts: { fallback?: Reply; dispatch?: Record<string, unknown>; sink?: Record<string, unknown> } = {}) {
+async function setup(
+  script: Reply[],
+  opts: { fallback?: Reply; dispatch?: Record<string, unknown>; sink?: Record<string, unknown> } = {},
+) {
   rx = await startReceiver({ script, fallback: opts.fallback ?? 200 });
   gw = await startTestGateway(
     testConfig({
       dispatch: opts.dispatch,
-      sinks: { out: { type: "http", url: `${rx.url}/in`, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", ...opts.sink } },
+      sinks: {
+        out: {
+          type: "http",
+          url: `${rx.url}/in`,
+          secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+          ...opts.sink,
+        },
+      },
       sources: { src: { verify: { type: "none" }, sinks: ["out"] } },
     }),
   );
@@ -44,7 +54,9 @@ describe("dispatch outcomes", () => {
     expect(req.headers["content-type"]).toBe("application/octet-stream");
     expect(req.headers["webhook-id"]).toBe(id);
     expect(req.headers["webhook-signature"]).toMatch(/^v1,/);
-    expect(await metricValue(gw, "switchyard_dispatch_attempts_total", { sink: "out", result: "ok" })).toBe(1);
+    expect(await metricValue(gw, "switchyard_dispatch_attempts_total", { sink: "out", result: "ok" })).toBe(
+      1,
+    );
   });
 
   it("410: dead after exactly one attempt with error_class permanent", async () => {
@@ -54,13 +66,26 @@ describe("dispatch outcomes", () => {
     expect(state).toMatchObject({ attempts: 1, error_class: "permanent" });
     expect(state.last_error).toContain("410");
     const entry = await gw.redis.hgetall(`${gw.gateway.keys.base}:dlq:entry:${id}-out`);
-    expect(entry).toMatchObject({ error_class: "permanent", attempts: "1", hook_id: id, sink: "out", source: "src" });
+    expect(entry).toMatchObject({
+      error_class: "permanent",
+      attempts: "1",
+      hook_id: id,
+      sink: "out",
+      source: "src",
+    });
     expect(Number(entry.first_attempt_at)).toBeGreaterThan(0);
-    const job = await new Queue("sink-out", { connection: gw.redis, prefix: gw.gateway.keys.base }).getJob(`${id}-out`);
+    const job = await new Queue("sink-out", { connection: gw.redis, prefix: gw.gateway.keys.base }).getJob(
+      `${id}-out`,
+    );
     expect(await job?.getState()).toBe("failed");
     expect(job?.attemptsMade).toBe(1);
     expect(rx.requests).toHaveLength(1);
-    expect(await metricValue(gw, "switchyard_dispatch_dead_lettered_total", { sink: "out", error_class: "permanent" })).toBe(1);
+    expect(
+      await metricValue(gw, "switchyard_dispatch_dead_lettered_total", {
+        sink: "out",
+        error_class: "permanent",
+      }),
+    ).toBe(1);
   });
 
   it("401: permanent and counted as a config error", async () => {
@@ -100,7 +125,10 @@ describe("dispatch outcomes", () => {
   it("a sink failing past max_elapsed_ms is dead with error_class transient", async () => {
     const { gw, rx } = await setup([], {
       fallback: 503,
-      dispatch: { retry: { base_ms: 20, max_ms: 50, max_attempts: 1000, max_elapsed_ms: 400 }, breaker: { failures: 1000 } },
+      dispatch: {
+        retry: { base_ms: 20, max_ms: 50, max_attempts: 1000, max_elapsed_ms: 400 },
+        breaker: { failures: 1000 },
+      },
     });
     const id = await sendHook(gw, "src", "{}");
     const state = await waitForState(gw, id, "out", "dead");
@@ -112,7 +140,10 @@ describe("dispatch outcomes", () => {
   });
 
   it("out of attempts: dead with the class of the last failure", async () => {
-    const { gw } = await setup([], { fallback: 429, dispatch: { retry: { base_ms: 5, max_ms: 10, max_attempts: 3 }, breaker: { failures: 1000 } } });
+    const { gw } = await setup([], {
+      fallback: 429,
+      dispatch: { retry: { base_ms: 5, max_ms: 10, max_attempts: 3 }, breaker: { failures: 1000 } },
+    });
     const id = await sendHook(gw, "src", "{}");
     const state = await waitForState(gw, id, "out", "dead", 15_000);
     expect(state).toMatchObject({ attempts: 3, error_class: "throttled" });

@@ -10,10 +10,17 @@ const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
 function config(extra: Record<string, unknown> = {}) {
   return testConfig({
-    sinks: { a: { type: "http", url: "http://127.0.0.1:9/a" }, b: { type: "http", url: "http://127.0.0.1:9/b" } },
+    sinks: {
+      a: { type: "http", url: "http://127.0.0.1:9/a" },
+      b: { type: "http", url: "http://127.0.0.1:9/b" },
+    },
     sources: {
       open: { verify: { type: "none" }, sinks: ["a", "b"], dedup: "body" },
-      signed: { verify: { type: "standard_webhooks", secrets: [SECRET] }, sinks: ["a"], dedup: "standard_webhooks" },
+      signed: {
+        verify: { type: "standard_webhooks", secrets: [SECRET] },
+        sinks: ["a"],
+        dedup: "standard_webhooks",
+      },
       ...extra,
     },
   });
@@ -80,7 +87,9 @@ describe("POST /webhooks/:source", () => {
 
   it("makes one record of 50 concurrent copies of one hook", async () => {
     gw = await startTestGateway(config(), { roles: ["api"] });
-    const answers = await Promise.all(Array.from({ length: 50 }, () => post("/webhooks/open", '{"same":true}')));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => post("/webhooks/open", '{"same":true}')),
+    );
     const accepted = answers.filter((a) => a.status === 202);
     expect(accepted).toHaveLength(1);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(49);
@@ -110,7 +119,14 @@ describe("POST /webhooks/:source", () => {
     expect((await post("/webhooks/signed", body, sign("msg_0", new Date()))).status).toBe(202);
     const before = (await hookKeys(gw)).length;
 
-    const wrong = { ...good, "webhook-signature": new Webhook("whsec_" + Buffer.from("other-secret-bytes").toString("base64")).sign("msg_1", new Date(), body) };
+    const wrong = {
+      ...good,
+      "webhook-signature": new Webhook("whsec_" + Buffer.from("other-secret-bytes").toString("base64")).sign(
+        "msg_1",
+        new Date(),
+        body,
+      ),
+    };
     const stale = sign("msg_1", new Date(Date.now() - 301_000));
     for (const headers of [wrong, {}, stale, { ...good, "webhook-signature": "v1,AAAA" }]) {
       const res = await post("/webhooks/signed", body, headers);
@@ -124,7 +140,12 @@ describe("POST /webhooks/:source", () => {
 
   it("answers 404 for unknown sources and malformed segments", async () => {
     gw = await startTestGateway(config(), { roles: ["api"] });
-    for (const path of ["/webhooks/nope", "/webhooks/bad%3Aname", `/webhooks/${"x".repeat(65)}`, "/webhooks/ten%20ant/open"]) {
+    for (const path of [
+      "/webhooks/nope",
+      "/webhooks/bad%3Aname",
+      `/webhooks/${"x".repeat(65)}`,
+      "/webhooks/ten%20ant/open",
+    ]) {
       const res = await post(path, "{}");
       expect(res.status, path).toBe(404);
       expect(res.json.error.code).toBe("unknown_source");
@@ -132,7 +153,10 @@ describe("POST /webhooks/:source", () => {
   });
 
   it("answers 429 with Retry-After when a sink queue is over the source's depth limit", async () => {
-    gw = await startTestGateway(config({ small: { verify: { type: "none" }, sinks: ["a"], max_queue_depth: 2 } }), { roles: ["api"] });
+    gw = await startTestGateway(
+      config({ small: { verify: { type: "none" }, sinks: ["a"], max_queue_depth: 2 } }),
+      { roles: ["api"] },
+    );
     let n = 0;
     const res = await (async () => {
       for (;;) {
@@ -149,7 +173,11 @@ describe("POST /webhooks/:source", () => {
 });
 
 describe("body limits", () => {
-  function rawRequest(port: number, head: string, chunks: string[] = []): Promise<{ status: number; elapsedMs: number }> {
+  function rawRequest(
+    port: number,
+    head: string,
+    chunks: string[] = [],
+  ): Promise<{ status: number; elapsedMs: number }> {
     return new Promise((resolve, reject) => {
       const started = Date.now();
       const socket = connect(port, "127.0.0.1", () => {
@@ -174,20 +202,38 @@ describe("body limits", () => {
   }
 
   it("refuses a declared body over the limit with 413 before reading it", async () => {
-    gw = await startTestGateway(testConfig({ http: { max_body_bytes: 1024 }, sinks: { a: { type: "http", url: "http://127.0.0.1:9/" } }, sources: { open: { verify: { type: "none" }, sinks: ["a"] } } }), { roles: ["api"] });
+    gw = await startTestGateway(
+      testConfig({
+        http: { max_body_bytes: 1024 },
+        sinks: { a: { type: "http", url: "http://127.0.0.1:9/" } },
+        sources: { open: { verify: { type: "none" }, sinks: ["a"] } },
+      }),
+      { roles: ["api"] },
+    );
     // Ten megabytes are announced and none are sent: only a server that does not read can answer.
-    const res = await rawRequest(gw.gateway.port!, "POST /webhooks/open HTTP/1.1\r\nHost: x\r\nContent-Length: 10485760\r\n\r\n");
+    const res = await rawRequest(
+      gw.gateway.port!,
+      "POST /webhooks/open HTTP/1.1\r\nHost: x\r\nContent-Length: 10485760\r\n\r\n",
+    );
     expect(res.status).toBe(413);
     expect(await hookKeys(gw)).toHaveLength(0);
   });
 
   it("cuts a chunked body at the limit", async () => {
-    gw = await startTestGateway(testConfig({ http: { max_body_bytes: 1024 }, sinks: { a: { type: "http", url: "http://127.0.0.1:9/" } }, sources: { open: { verify: { type: "none" }, sinks: ["a"] } } }), { roles: ["api"] });
+    gw = await startTestGateway(
+      testConfig({
+        http: { max_body_bytes: 1024 },
+        sinks: { a: { type: "http", url: "http://127.0.0.1:9/" } },
+        sources: { open: { verify: { type: "none" }, sinks: ["a"] } },
+      }),
+      { roles: ["api"] },
+    );
     const chunk = "x".repeat(600);
-    const res = await rawRequest(gw.gateway.port!, "POST /webhooks/open HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", [
-      `${(600).toString(16)}\r\n${chunk}\r\n`,
-      `${(600).toString(16)}\r\n${chunk}\r\n`,
-    ]);
+    const res = await rawRequest(
+      gw.gateway.port!,
+      "POST /webhooks/open HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
+      [`${(600).toString(16)}\r\n${chunk}\r\n`, `${(600).toString(16)}\r\n${chunk}\r\n`],
+    );
     expect(res.status).toBe(413);
     expect(await hookKeys(gw)).toHaveLength(0);
   });

@@ -35,10 +35,14 @@ it("answers 503 store_unavailable while Redis is down and recovers when it retur
   expect((await fetch(`${gw.url}/readyz`)).status).toBe(503);
 
   redis = await startPrivateRedis({ port });
-  const back = await eventually(async () => {
-    const res = await post(3);
-    return res.status === 202 ? res : undefined;
-  }, 10_000, "ingest to recover");
+  const back = await eventually(
+    async () => {
+      const res = await post(3);
+      return res.status === 202 ? res : undefined;
+    },
+    10_000,
+    "ingest to recover",
+  );
   expect(back.status).toBe(202);
   expect((await fetch(`${gw.url}/readyz`)).status).toBe(200);
 });

@@ -71,7 +71,11 @@ export async function startTestGateway(config: Config, opts: GatewayOptions = {}
 }
 
 /** Poll `check` until it returns a value other than undefined/false, or fail after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, what = "condition"): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 10_000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

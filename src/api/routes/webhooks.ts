@@ -14,7 +14,13 @@ export interface WebhookRouteDeps {
   readonly maxBodyBytes: number;
 }
 
-const OUTCOME_OF_STATUS: Record<number, string> = { 401: "unverified", 404: "unknown_source", 413: "too_large", 429: "overloaded", 503: "unavailable" };
+const OUTCOME_OF_STATUS: Record<number, string> = {
+  401: "unverified",
+  404: "unknown_source",
+  413: "too_large",
+  429: "overloaded",
+  503: "unavailable",
+};
 
 export function webhookRoutes(deps: WebhookRouteDeps): Hono {
   const app = new Hono();
@@ -51,6 +57,8 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono {
   };
 
   app.post("/webhooks/:source", (c) => handle(c.req.raw, c.req.param("source"), undefined));
-  app.post("/webhooks/:tenant/:source", (c) => handle(c.req.raw, c.req.param("source"), c.req.param("tenant")));
+  app.post("/webhooks/:tenant/:source", (c) =>
+    handle(c.req.raw, c.req.param("source"), c.req.param("tenant")),
+  );
   return app;
 }
