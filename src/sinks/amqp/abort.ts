@@ -1,0 +1,32 @@
+// A delivery's AbortSignal must end its wait promptly, while the work it started (a publish waiting for its
+// confirm, a connection being opened) carries on for whoever comes next.
+import type { FailedResult } from "./errors.ts";
+import { transientFailure } from "./errors.ts";
+
+/** `work`'s result, or a transient "aborted while …" failure as soon as `signal` aborts. */
+export function raceAbort<T>(
+  work: Promise<T>,
+  signal: AbortSignal,
+  during: string,
+): Promise<T | FailedResult> {
+  if (signal.aborted) return Promise.resolve(abortedResult(during));
+  return new Promise<T | FailedResult>((resolve, reject) => {
+    const onAbort = (): void => resolve(abortedResult(during));
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+}
+
+/** The result of a delivery whose caller gave up. */
+export function abortedResult(during: string): FailedResult {
+  return transientFailure(`aborted while ${during}`);
+}
