@@ -10,7 +10,10 @@ import { LuaScript } from "./lua-script.ts";
 const persistHook = new LuaScript("persist-hook-3.lua", 3);
 const updateSinkState = new LuaScript("update-sink-state-1.lua", 1);
 
-/** Enqueue state of a record: `persisted` until every sink job is known to exist. */
+/**
+ * Enqueue state of a record: `persisted` until every sink job is known to exist. It is not stored as a
+ * field: a record is `persisted` exactly while it is in the pending-enqueue set.
+ */
 export type EnqueueState = "persisted" | "enqueued";
 
 export type PersistOutcome =
@@ -20,13 +23,15 @@ export type PersistOutcome =
 /** A hook record with what the workers wrote about it. */
 export interface StoredHook {
   readonly hook: HookRecord;
-  readonly enqueueState: EnqueueState;
   readonly sinkStates: Readonly<Record<string, SinkDeliveryState>>;
 }
 
 const SINK_FIELD = "s:";
 
 export class HookStore {
+  private enqueued: HookId[] = [];
+  private flushing: Promise<void> | undefined;
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: Keys,
@@ -42,7 +47,6 @@ export class HookStore {
       "ik", hook.idempotencyKey,
       "hdr", JSON.stringify(hook.headers),
       "sinks", hook.sinks.join(","),
-      "st", "persisted",
       "body", hook.body,
     ]; // prettier-ignore
     if (hook.tenant !== undefined) fields.push("ten", hook.tenant);
@@ -54,23 +58,31 @@ export class HookStore {
         this.keys.hook(hook.id),
         this.keys.pendingEnqueue,
       ],
-      [hook.id, opts.dedupTtlS, opts.retentionS, hook.receivedAt, this.keys.hookPrefix, ...fields],
-    )) as [number, string?, string?];
+      [hook.id, opts.dedupTtlS, opts.retentionS, hook.receivedAt, "", ...fields],
+    )) as [number, string?, number?];
     if (reply[0] === 1) return { kind: "new" };
     return {
       kind: "duplicate",
       firstId: reply[1] as HookId,
-      enqueueState: (reply[2] as EnqueueState | null) ?? undefined,
+      enqueueState: reply[2] === 1 ? "persisted" : "enqueued",
     };
   }
 
-  /** Every sink job of `id` exists: recovery no longer needs to look at it. */
-  async markEnqueued(id: HookId): Promise<void> {
-    await this.redis
-      .multi()
-      .hset(this.keys.hook(id), "st", "enqueued")
-      .zrem(this.keys.pendingEnqueue, id)
-      .exec();
+  /**
+   * Every sink job of `id` exists: recovery no longer needs to look at it. Marks made within one tick go
+   * out as one ZREM, which keeps this off the ingest path's cost.
+   */
+  markEnqueued(id: HookId): Promise<void> {
+    this.enqueued.push(id);
+    this.flushing ??= new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        const ids = this.enqueued;
+        this.enqueued = [];
+        this.flushing = undefined;
+        this.redis.zrem(this.keys.pendingEnqueue, ...ids).then(() => resolve(), reject);
+      });
+    });
+    return this.flushing;
   }
 
   async load(id: HookId): Promise<StoredHook | undefined> {
@@ -99,7 +111,6 @@ export class HookStore {
         idempotencyKey: text("ik") ?? id,
         sinks,
       },
-      enqueueState: (text("st") as EnqueueState | undefined) ?? "persisted",
       sinkStates,
     };
   }

@@ -10,18 +10,19 @@
   ARGV[2] dedup TTL, seconds
   ARGV[3] retention of the record, seconds
   ARGV[4] received_at, ms
-  ARGV[5] hook key prefix (to read a duplicate's record; same hash tag as KEYS)
+  ARGV[5] unused (kept for argument positions)
   ARGV[6..] record field, value, field, value, ...
 
   Returns
-    {1}                          the record was written
-    {0, first_id, state|false}   a duplicate: the first hook's id and its enqueue state
+    {1}                   the record was written
+    {0, first_id, 0|1}    a duplicate: the first hook's id, and 1 if its jobs are not yet known to exist
+                          (it is still in the pending-enqueue set)
 ]]
 local first = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[2])
 if not first then
   local existing = redis.call('GET', KEYS[1])
-  local state = redis.call('HGET', ARGV[5] .. existing, 'st')
-  return {0, existing, state}
+  local pending = redis.call('ZSCORE', KEYS[3], existing) and 1 or 0
+  return {0, existing, pending}
 end
 local fields = {}
 for i = 6, #ARGV do
