@@ -5,8 +5,9 @@ import { z } from "zod";
 /** Names that end up in URLs, Redis keys and BullMQ queue names: no `:`, bounded. */
 export const NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const name = z.string().regex(NAME, "must match [A-Za-z0-9_-]{1,64}");
-const positiveInt = z.number().int().positive();
-const nonNegativeInt = z.number().int().nonnegative();
+// Numbers may arrive quoted from `"${VAR:-3000}"`; coercion keeps interpolated values usable.
+const positiveInt = z.coerce.number().int().positive();
+const nonNegativeInt = z.coerce.number().int().nonnegative();
 
 const retry = z.object({
   base_ms: positiveInt.default(1000),
@@ -132,8 +133,9 @@ const source = z.object({
 });
 export type SourceConfig = z.infer<typeof source>;
 
+// A plain string may be empty (an unset `${VAR:-}`): it grants nothing and is dropped.
 const adminToken = z.union([
-  z.string().min(1),
+  z.string().refine((t) => t.length === 0 || t.length >= 16, "admin tokens must be at least 16 characters"),
   z.object({
     token: z.string().min(16, "admin tokens must be at least 16 characters"),
     tenant: name.optional(),
@@ -150,7 +152,7 @@ export const configSchema = z
       .prefault({ url: "redis://127.0.0.1:6379" }),
     http: z
       .object({
-        port: z.number().int().min(0).max(65535).default(3000),
+        port: z.coerce.number().int().min(0).max(65535).default(3000),
         host: z.string().default("0.0.0.0"),
         max_body_bytes: positiveInt.default(1_048_576),
         /** Base URL consumers use to reach this gateway (claim-check links). */

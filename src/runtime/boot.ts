@@ -29,6 +29,11 @@ export async function boot(opts: BootOptions): Promise<void> {
     process.exit(err instanceof ConfigError ? EX_CONFIG : 64);
   }
 
+  const hasAdminToken = config.admin.tokens.some((t) => (typeof t === "string" ? t : t.token).length > 0);
+  if (!hasAdminToken) {
+    logger.warn("no admin token configured: /v1 and /admin answer 401 (set SWITCHYARD_ADMIN_TOKEN)");
+  }
+
   let devRedis: DevRedis | undefined;
   if (!(await reachable(config.redis.url))) {
     if (opts.devRedis && redisServerOnPath()) {

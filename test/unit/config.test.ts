@@ -72,7 +72,8 @@ sources: { s: { verify: { type: none }, sinks: [out] } }
 
   it("loads the bundled default", () => {
     const c = loadConfig(BUNDLED_CONFIG, {});
-    expect(Object.keys(c.sources)).toEqual(["demo"]);
+    expect(Object.keys(c.sources)).toEqual(["demo", "github_demo"]);
+    expect(c.sources.github_demo?.verify.type).toBe("github");
     expect(c.sinks.audit?.type).toBe("log");
   });
 });
