@@ -1,0 +1,81 @@
+// The entry points as an operator runs them: a bad config exits 78 naming the key, `npm start` without
+// Redis brings up a private one, and SIGTERM drains and exits 0.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, expect, it } from "vitest";
+import { eventually } from "../support/test-gateway.ts";
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function run(entry: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, ["--import", "tsx", entry], { env: { ...process.env, ...env } });
+  children.push(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d) => (stdout += d));
+  child.stderr!.on("data", (d) => (stderr += d));
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  return { child, exited, out: () => stdout, err: () => stderr };
+}
+
+function tempConfig(text: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), "sy-boot-")), "switchyard.yaml");
+  writeFileSync(file, text);
+  return file;
+}
+
+it("exits 78 on an invalid config, naming the key path", async () => {
+  const file = tempConfig(
+    "sinks: { out: { type: http, url: 'not a url' } }\nsources: { s: { verify: { type: none }, sinks: [out] } }\n",
+  );
+  const p = run("workers/main.ts", { SWITCHYARD_CONFIG: file });
+  expect(await p.exited).toBe(78);
+  expect(p.err()).toContain("sinks.out.url");
+});
+
+it("exits 78 on an unset variable without default", async () => {
+  const file = tempConfig("redis: { url: '${SY_TEST_UNSET_VAR}' }\nsinks: {}\nsources: {}\n");
+  const p = run("workers/main.ts", { SWITCHYARD_CONFIG: file });
+  expect(await p.exited).toBe(78);
+  expect(p.err()).toContain("SY_TEST_UNSET_VAR");
+});
+
+it("starts a private Redis when none answers, serves, and exits 0 on SIGTERM", async () => {
+  const [deadRedis, port] = [await freePort(), await freePort()];
+  const p = run("workers/main.ts", {
+    REDIS_URL: `redis://127.0.0.1:${deadRedis}`,
+    PORT: String(port),
+    SWITCHYARD_CONFIG: "",
+  });
+  await eventually(() => p.out().includes("switchyard listening"), 20_000, "the gateway to listen");
+  expect(p.out()).toContain("started a private, non-persistent redis-server");
+
+  const res = await fetch(`http://127.0.0.1:${port}/webhooks/demo`, { method: "POST", body: '{"a":1}' });
+  expect(res.status).toBe(202);
+  expect(((await res.json()) as { id: string }).id).toMatch(/^hk_/);
+
+  p.child.kill("SIGTERM");
+  expect(await p.exited).toBe(0);
+}, 40_000);
+
+it("exits with a clear message when Redis is unreachable and no private one may start", async () => {
+  const deadRedis = await freePort();
+  const p = run("workers/web.ts", { REDIS_URL: `redis://127.0.0.1:${deadRedis}`, SWITCHYARD_CONFIG: "" });
+  expect(await p.exited).toBe(69);
+  expect(p.err()).toContain(`cannot reach Redis at redis://127.0.0.1:${deadRedis}`);
+});
