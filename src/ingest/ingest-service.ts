@@ -77,8 +77,7 @@ export class IngestService {
     );
     if (outcome.kind === "duplicate") {
       // The first copy may have been persisted by a request that died before enqueueing: finish its job.
-      if (outcome.enqueueState === "persisted")
-        await this.enqueue(outcome.firstId, source.sinks, maxAttempts);
+      if (outcome.enqueueState === "persisted") await this.finishEnqueue(outcome.firstId, maxAttempts);
       return { status: "duplicate", id: outcome.firstId };
     }
     await this.enqueue(hook.id, source.sinks, maxAttempts);
@@ -120,6 +119,20 @@ export class IngestService {
       this.deps.hooks.persist(hook, { dedupTtlS: 1, retentionS: this.deps.config.retention_s }),
     );
     await this.deps.hooks.markEnqueued(hook.id).catch(() => undefined);
+  }
+
+  /**
+   * The first copy of a hook was persisted but its jobs are not known to exist (its request died, or is
+   * still running): add the jobs of sinks that have not been delivered, then mark it enqueued.
+   */
+  private async finishEnqueue(id: HookId, maxAttempts: number): Promise<void> {
+    const stored = await this.store(() => this.deps.hooks.load(id));
+    if (!stored) return;
+    const pending = stored.hook.sinks.filter(
+      (sink) => (stored.sinkStates[sink]?.state ?? "pending") === "pending",
+    );
+    await this.enqueue(id, pending, maxAttempts);
+    await this.deps.hooks.markEnqueued(id).catch(() => undefined);
   }
 
   private async enqueue(id: HookId, sinks: readonly string[], maxAttempts: number): Promise<void> {

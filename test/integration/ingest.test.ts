@@ -85,6 +85,42 @@ describe("POST /webhooks/:source", () => {
     expect(await hookKeys(gw)).toHaveLength(1);
   });
 
+  it("a duplicate of a hook whose first request died before enqueueing finishes the enqueue", async () => {
+    gw = await startTestGateway(config(), { roles: ["api"] });
+    const keys = gw.gateway.keys;
+    const redis = gw.redis;
+    const { HookStore } = await import("../../src/store/hook-store.ts");
+    const { newId } = await import("../../src/domain/ids.ts");
+    const { computeDedupKey } = await import("../../src/ingest/dedup-key.ts");
+    const body = Buffer.from('{"crash":"between persist and enqueue"}');
+    const dedupKey = computeDedupKey("body", {}, body);
+    const id = newId("hk");
+    await new HookStore(redis, keys).persist(
+      {
+        id,
+        source: "open",
+        tenant: undefined,
+        receivedAt: Date.now(),
+        contentType: undefined,
+        headers: {},
+        body,
+        sha256: "x",
+        dedupKey,
+        idempotencyKey: "k",
+        sinks: ["a", "b"],
+      },
+      { dedupTtlS: 60, retentionS: 60 },
+    );
+    expect(await queueOf(gw, "a").getJob(`${id}-a`)).toBeUndefined();
+
+    const again = await post("/webhooks/open", body);
+    expect(again.status).toBe(200);
+    expect(again.json.id).toBe(id);
+    expect((await queueOf(gw, "a").getJob(`${id}-a`))?.data.hookId).toBe(id);
+    expect((await queueOf(gw, "b").getJob(`${id}-b`))?.data.hookId).toBe(id);
+    expect(await redis.zscore(keys.pendingEnqueue, id)).toBeNull();
+  });
+
   it("makes one record of 50 concurrent copies of one hook", async () => {
     gw = await startTestGateway(config(), { roles: ["api"] });
     const answers = await Promise.all(
