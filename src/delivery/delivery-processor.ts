@@ -168,6 +168,9 @@ export function createDeliveryProcessor(
       );
       throw new RetryLater(failure.reason, decision.delayMs);
     }
+    // Count first: whoever sees the dead state (an alert, a test) sees the metrics too.
+    metrics.deadLettered.inc({ source: hook.source, sink: sink.name, error_class: errorClass });
+    if (failure.kind === "permanent" && failure.config) metrics.configErrors.inc({ sink: sink.name });
     await deps.hooks.setSinkState(hook.id, sink.name, { state: "dead", ...base });
     await deps.dlq.add({
       id: `${hook.id}-${sink.name}`,
@@ -183,8 +186,6 @@ export function createDeliveryProcessor(
       dead_at: at,
       ...(replayId ? { replay_id: replayId } : {}),
     });
-    metrics.deadLettered.inc({ source: hook.source, sink: sink.name, error_class: errorClass });
-    if (failure.kind === "permanent" && failure.config) metrics.configErrors.inc({ sink: sink.name });
     deps.logger.error(
       { ...log, result: errorClass, reason: failure.reason, why: decision.why },
       "dead-lettered",

@@ -1,5 +1,6 @@
 // The worker side of dispatch: one BullMQ Worker per sink, each with its own concurrency, breaker and
 // sink instance, so a sink that hangs or fails only ever occupies its own pool.
+import { setMaxListeners } from "node:events";
 import { Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Config } from "../config/schema.ts";
@@ -36,7 +37,11 @@ export class Dispatcher {
   private readonly breakers: SinkBreaker[] = [];
   private readonly cancel = new AbortController();
 
-  constructor(private readonly deps: DispatcherDeps) {}
+  constructor(private readonly deps: DispatcherDeps) {
+    // Every attempt in flight listens on this one signal: as many listeners as the workers' concurrency.
+    setMaxListeners(0, this.cancel.signal);
+  }
+
 
   /** Start one worker per configured sink. */
   start(): void {
