@@ -1,0 +1,124 @@
+// bench:dlq — what one DLQ page costs when the DLQ is large. Fills N dead entries (100,000 by default)
+// straight through DlqStore.add, then times `GET /v1/dlq?limit=100` (median of several) against
+// listing every entry page by page, in the same run. A page must cost O(page): the ratio shows it.
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { configSchema } from "../src/config/schema.ts";
+import type { ErrorClass } from "../src/domain/error-class.ts";
+import { newId } from "../src/domain/ids.ts";
+import { silentLogger } from "../src/observability/logger.ts";
+import { Metrics } from "../src/observability/metrics.ts";
+import { startGateway } from "../src/runtime/gateway.ts";
+import { DlqStore } from "../src/store/dlq-store.ts";
+import { Keys } from "../src/store/keys.ts";
+import { deleteKeys, median } from "./support.ts";
+
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const N = Number(process.env.BENCH_DLQ_ENTRIES ?? 100_000);
+const PAGE_RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 25);
+const FULL_RUNS = Number(process.env.BENCH_FULL_RUNS ?? 3);
+const TOKEN = "bench-admin-token-0123456789";
+const CLASSES: ErrorClass[] = ["permanent", "throttled", "transient"];
+
+/** Fill the DLQ with `n` entries, `chunk` adds in flight at a time (ioredis pipelines them on the socket). */
+export async function fillDlq(dlq: DlqStore, n: number, now = Date.now(), chunk = 2000): Promise<void> {
+  for (let i = 0; i < n; i += chunk) {
+    const adds: Promise<void>[] = [];
+    for (let j = i; j < Math.min(n, i + chunk); j++) {
+      const hook = newId("hk");
+      const deadAt = now - (n - j) * 10;
+      adds.push(
+        dlq.add({
+          id: `${hook}-out`,
+          hook_id: hook,
+          source: `src${j % 10}`,
+          tenant: j % 2 ? "acme" : undefined,
+          sink: "out",
+          error_class: CLASSES[j % 3] as ErrorClass,
+          reason: "HTTP 503",
+          attempts: 25,
+          first_attempt_at: deadAt - 86_400_000,
+          last_attempt_at: deadAt,
+          dead_at: deadAt,
+        }),
+      );
+    }
+    await Promise.all(adds);
+  }
+}
+
+async function getJson(url: string): Promise<{ data: unknown[]; next_cursor: string | null }> {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
+  if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { data: unknown[]; next_cursor: string | null };
+}
+
+/** Time one page of `limit=100`, in ms. */
+async function timePage(base: string): Promise<number> {
+  const t = performance.now();
+  const page = await getJson(`${base}/v1/dlq?limit=100`);
+  if (page.data.length !== 100) throw new Error(`expected 100 entries, got ${page.data.length}`);
+  return performance.now() - t;
+}
+
+/** Time listing everything (pages of 1000), in ms; checks every entry was seen once. */
+async function timeFull(base: string, expected: number): Promise<number> {
+  const t = performance.now();
+  let seen = 0;
+  let cursor: string | null = null;
+  do {
+    const page = await getJson(`${base}/v1/dlq?limit=1000${cursor ? `&cursor=${cursor}` : ""}`);
+    seen += page.data.length;
+    cursor = page.next_cursor;
+  } while (cursor);
+  if (seen !== expected) throw new Error(`full listing saw ${seen} entries, expected ${expected}`);
+  return performance.now() - t;
+}
+
+async function main(): Promise<void> {
+  const prefix = `bench${randomBytes(4).toString("hex")}`;
+  const config = configSchema.parse({
+    redis: { url: REDIS_URL, prefix },
+    http: { port: 0, host: "127.0.0.1" },
+    admin: { tokens: [TOKEN] },
+    sinks: { out: { type: "log" } },
+    sources: { bench: { verify: { type: "none" }, sinks: ["out"], allow_non_durable: true } },
+  });
+  // Auto-pipelining batches the concurrent adds into few socket writes.
+  const redis = new Redis(REDIS_URL, { enableAutoPipelining: true });
+  const gateway = await startGateway(config, {
+    roles: ["api"],
+    logger: silentLogger(),
+    metrics: new Metrics(),
+  });
+  const base = `http://127.0.0.1:${gateway.port}`;
+  try {
+    const dlq = new DlqStore(redis, new Keys(prefix), 3600);
+    const filled = performance.now();
+    await fillDlq(dlq, N);
+    const fillMs = performance.now() - filled;
+
+    for (let i = 0; i < 3; i++) await timePage(base); // warm up connections and scripts
+    const pages: number[] = [];
+    for (let i = 0; i < PAGE_RUNS; i++) pages.push(await timePage(base));
+    const fulls: number[] = [];
+    for (let i = 0; i < FULL_RUNS; i++) fulls.push(await timeFull(base, N));
+
+    const page = median(pages);
+    const full = median(fulls);
+    console.log(
+      `bench:dlq  ${N.toLocaleString("en")} dead entries (filled in ${(fillMs / 1000).toFixed(1)} s via DlqStore.add)`,
+    );
+    console.log(`  GET /v1/dlq?limit=100       median ${page.toFixed(2)} ms over ${PAGE_RUNS} runs`);
+    console.log(
+      `  list all (pages of 1000)    median ${full.toFixed(0)} ms over ${FULL_RUNS} runs (${Math.ceil(N / 1000)} pages)`,
+    );
+    console.log(`  ratio full / page           ${(full / page).toFixed(0)}×`);
+  } finally {
+    await gateway.stop();
+    await deleteKeys(redis, prefix);
+    redis.disconnect();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -1,0 +1,156 @@
+// POST/GET/PATCH /v1/replays: create a replay of dead deliveries and watch or steer it. The work is
+// done by the replay runners (recovery role); this route only writes the durable record and its job.
+import { Hono, type MiddlewareHandler } from "hono";
+import { z } from "zod";
+import { type ReplayId, isId } from "../../domain/ids.ts";
+import { parseDeliveryJobId } from "../../queue/delivery-job.ts";
+import {
+  DEFAULT_RATE_PER_S,
+  MAX_RATE_PER_S,
+  MAX_REPLAY_IDS,
+  type ReplayFilter,
+} from "../../recovery/replay-filter.ts";
+import { dlqFilterOf } from "../../recovery/replay-scan.ts";
+import type { ReplayRecord, ReplayStore } from "../../recovery/replay-store.ts";
+import { type DlqStore, rangeOf } from "../../store/dlq-store.ts";
+import type { HookStore } from "../../store/hook-store.ts";
+import { type AdminEnv, canSee } from "../admin-auth.ts";
+import { ApiError } from "../api-error.ts";
+import { iso } from "./hooks.ts";
+import { parseFilter } from "./dlq.ts";
+
+export interface ReplayRouteDeps {
+  readonly replays: ReplayStore;
+  readonly dlq: DlqStore;
+  readonly hooks: HookStore;
+  readonly auth: MiddlewareHandler<AdminEnv>;
+}
+
+const instant = z.union([z.string(), z.number()]);
+const createBody = z
+  .object({
+    filter: z
+      .object({
+        source: z.string().optional(),
+        sink: z.string().optional(),
+        error_class: z.string().optional(),
+        since: instant.optional(),
+        until: instant.optional(),
+        ids: z.array(z.string().max(200)).min(1).max(MAX_REPLAY_IDS).optional(),
+      })
+      .strict()
+      .default({}),
+    rate_per_s: z.number().int().positive().max(MAX_RATE_PER_S).default(DEFAULT_RATE_PER_S),
+  })
+  .strict();
+
+const patchBody = z.object({ state: z.enum(["running", "paused", "cancelled"]) }).strict();
+
+const invalid = (message: string): ApiError => new ApiError(400, "invalid_request", message);
+const notFound = (): ApiError => new ApiError(404, "not_found", "no such replay");
+
+async function readJson<T>(req: Request, schema: z.ZodType<T>): Promise<T> {
+  let body: unknown;
+  try {
+    body = await req.json();
+  } catch {
+    throw invalid("the body must be JSON");
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw invalid(`${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
+  }
+  return parsed.data;
+}
+
+/** The replay as the API shows it: ISO timestamps, internal cursor fields left out. */
+export function replayView(r: ReplayRecord): Record<string, unknown> {
+  const { since, until, ...rest } = r.filter;
+  return {
+    id: r.id,
+    state: r.state,
+    tenant: r.tenant,
+    filter: { ...rest, since: iso(since), until: iso(until) },
+    rate_per_s: r.rate_per_s,
+    matched: r.matched,
+    moved: r.moved,
+    failed: r.failed,
+    total_estimate: r.total_estimate,
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+    finished_at: iso(r.finished_at),
+  };
+}
+
+export function replayRoutes(deps: ReplayRouteDeps): Hono {
+  const app = new Hono<AdminEnv>();
+
+  /** DLQ entry ids as given; a hook id stands for each of its sinks that is dead. */
+  async function expandIds(ids: readonly string[]): Promise<string[]> {
+    const out = new Set<string>();
+    for (const id of ids) {
+      const parsed = parseDeliveryJobId(id);
+      if (parsed && isId("hk", parsed.hookId)) out.add(id);
+      else if (isId("hk", id)) {
+        const stored = await deps.hooks.load(id);
+        for (const [sink, s] of Object.entries(stored?.sinkStates ?? {}))
+          if (s.state === "dead") out.add(`${id}-${sink}`);
+      } else throw invalid(`filter.ids: "${id.slice(0, 80)}" is neither a DLQ entry id nor a hook id`);
+    }
+    return [...out];
+  }
+
+  app.post("/v1/replays", deps.auth, async (c) => {
+    const body = await readJson(c.req.raw, createBody);
+    const tenant = c.get("principal").tenant;
+    const { ids, ...fields } = body.filter;
+    const filter: ReplayFilter = { ...parseFilter(fields), ...(ids ? { ids } : {}) };
+    const createdAt = Date.now();
+    const scope = dlqFilterOf({ filter, tenant });
+    const targets = ids ? await expandIds(ids) : undefined;
+    const index = targets ? undefined : await deps.dlq.narrowestIndex(scope);
+    const total = index
+      ? await deps.dlq.countInRange(index, rangeOf(scope, createdAt))
+      : (targets?.length ?? 0);
+    const record = await deps.replays.create({
+      tenant,
+      filter,
+      rate_per_s: body.rate_per_s,
+      index,
+      targets,
+      total_estimate: total,
+      created_at: createdAt,
+    });
+    return c.json({ id: record.id, ...replayView(record) }, 202);
+  });
+
+  const visible = async (id: string, tenant: string | undefined): Promise<ReplayRecord> => {
+    const record = isId("rp", id) ? await deps.replays.get(id) : undefined;
+    if (!record || !canSee({ tenant }, record.tenant)) throw notFound();
+    return record;
+  };
+
+  app.get("/v1/replays/:id", deps.auth, async (c) => {
+    return c.json(replayView(await visible(c.req.param("id"), c.get("principal").tenant)));
+  });
+
+  app.patch("/v1/replays/:id", deps.auth, async (c) => {
+    const record = await visible(c.req.param("id"), c.get("principal").tenant);
+    const { state } = await readJson(c.req.raw, patchBody);
+    const result = await deps.replays.setState(record.id, state);
+    switch (result) {
+      case "ok":
+        break;
+      case "missing":
+        throw notFound();
+      case "done":
+      case "cancelled":
+        throw new ApiError(409, "conflict", `the replay is already ${result}`);
+    }
+    return c.json(replayView((await deps.replays.get(record.id as ReplayId)) ?? record));
+  });
+
+  // Mounted on a plain app so it sits beside the public routes in createApp.
+  return new Hono().route("/", app);
+}

@@ -1,0 +1,227 @@
+// The worker side of replays: a BullMQ Worker on the `replays` queue, started by the recovery role.
+// One job per replay; the processor walks the DLQ in rate-limited batches, and each batch is
+// announced (begin) → moved (idempotent per entry) → committed (counters + cursor, atomically),
+// all fenced by the job's lock. If the process dies, BullMQ's stalled-job check hands the job to
+// another runner, which finishes the announced batch first and then carries on from the cursor.
+import { DelayedError, type Job, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Config } from "../config/schema.ts";
+import type { Logger } from "../observability/logger.ts";
+import type { SinkQueues } from "../queue/sink-queues.ts";
+import { createWorkerRedis } from "../runtime/redis.ts";
+import type { DlqEntry, DlqStore } from "../store/dlq-store.ts";
+import type { Keys } from "../store/keys.ts";
+import type { ReplayCursor } from "./replay-filter.ts";
+import { moveEntry } from "./replay-mover.ts";
+import { TokenBucket, batchSize } from "./replay-rate.ts";
+import { nextBatch } from "./replay-scan.ts";
+import { REPLAY_QUEUE, type ReplayJobData, type ReplayRecord, type ReplayStore } from "./replay-store.ts";
+
+export interface ReplayRunnerDeps {
+  readonly config: Config;
+  readonly keys: Keys;
+  readonly replays: ReplayStore;
+  readonly dlq: DlqStore;
+  readonly queues: SinkQueues;
+  readonly logger: Logger;
+  /** Replays run at once per process. */
+  readonly concurrency?: number;
+}
+
+/** How often a paused replay looks at its state again; also bounds how long resume takes. */
+const PAUSE_RECHECK_MS = 500;
+/** Longest sleep between state checks: pause and cancel take effect within about this. */
+const MAX_NAP_MS = 250;
+
+/** Thrown when another runner has taken the replay over: this one must stop writing. */
+class LostLock extends Error {}
+
+type ReplayJob = Job<ReplayJobData, void, string>;
+
+export class ReplayRunner {
+  private worker: Worker<ReplayJobData, void, string> | undefined;
+  private connection: Redis | undefined;
+  private closing = false;
+
+  constructor(private readonly deps: ReplayRunnerDeps) {}
+
+  start(): void {
+    const { config, keys, logger } = this.deps;
+    const lockMs = config.dispatch.lock_ms;
+    this.connection = createWorkerRedis(config.redis.url, "switchyard-replay");
+    this.connection.on("error", (err: Error) =>
+      logger.debug({ err: err.message }, "redis replay connection error"),
+    );
+    this.worker = new Worker<ReplayJobData, void, string>(
+      REPLAY_QUEUE,
+      (job, token) => this.process(job, token),
+      {
+        connection: this.connection,
+        prefix: keys.base,
+        concurrency: this.deps.concurrency ?? 4,
+        lockDuration: lockMs,
+        stalledInterval: Math.max(1000, Math.floor(lockMs / 2)),
+        // A replay survives as many runner crashes as it takes.
+        maxStalledCount: 1000,
+      },
+    );
+    this.worker.on("error", (err) => logger.warn({ err: err.message }, "replay worker error"));
+    this.worker.on("failed", (job, err) =>
+      logger.error({ replay_id: job?.id, err: err.message }, "replay job failed"),
+    );
+  }
+
+  /** Running replays hand their jobs back (to be resumed by any runner); then the worker closes. */
+  async close(graceMs = 25_000): Promise<void> {
+    this.closing = true;
+    const worker = this.worker;
+    if (worker) {
+      const timeout = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), graceMs).unref());
+      if ((await Promise.race([worker.close(), timeout])) === "timeout") await worker.close(true);
+    }
+    this.connection?.disconnect();
+  }
+
+  private async process(job: ReplayJob, token: string | undefined): Promise<void> {
+    if (token === undefined) throw new Error("replay job processed without a lock token");
+    const record = await this.deps.replays.get(job.data.replayId);
+    if (!record) return; // expired or deleted: nothing to do
+    try {
+      await new ReplayRun(this.deps, record, job, token, () => this.closing).execute();
+    } catch (err) {
+      if (err instanceof LostLock) {
+        this.deps.logger.warn({ replay_id: record.id }, "replay taken over by another runner; stopping here");
+      }
+      throw err;
+    }
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** One runner's turn at one replay, from wherever the record says it got to. */
+class ReplayRun {
+  private cursor: ReplayCursor | null;
+
+  constructor(
+    private readonly deps: ReplayRunnerDeps,
+    private readonly record: ReplayRecord,
+    private readonly job: ReplayJob,
+    private readonly token: string,
+    private readonly closing: () => boolean,
+  ) {
+    this.cursor = record.cursor;
+  }
+
+  async execute(): Promise<void> {
+    const { replays, dlq } = this.deps;
+    const r = this.record;
+    const log = this.deps.logger.child({ replay_id: r.id });
+    if (r.inflight) {
+      // A runner died between announcing this batch and committing it: finish it first.
+      log.info({ entries: r.inflight.ids.length }, "resuming an interrupted replay batch");
+      const entries = await dlq.getMany(r.inflight.ids);
+      await this.moveAndCommit(r.inflight.ids, entries, r.inflight.end);
+    }
+    const want = batchSize(r.rate_per_s);
+    const bucket = new TokenBucket(r.rate_per_s, want, Date.now());
+    for (;;) {
+      if (this.closing()) await this.handBack(0);
+      const state = await replays.state(r.id);
+      if (state === undefined) return;
+      switch (state) {
+        case "cancelled":
+        case "done":
+          await this.commit({ end: this.cursor, final: state });
+          log.info({ state }, "replay ended");
+          return;
+        case "paused":
+          await this.handBack(PAUSE_RECHECK_MS);
+          break;
+        case "running":
+          break;
+      }
+      const wait = bucket.msUntil(want, Date.now());
+      if (wait > 0) {
+        await sleep(Math.min(wait, MAX_NAP_MS));
+        continue;
+      }
+      const batch = await nextBatch(dlq, r, this.cursor, want);
+      const final = batch.exhausted ? "done" : undefined;
+      if (batch.entries.length === 0) {
+        await this.commit({ end: batch.end, ...(final ? { final } : {}) });
+      } else {
+        bucket.take(batch.entries.length, Date.now());
+        const ids = batch.entries.map((e) => e.id);
+        if (!(await replays.begin(r.id, this.token, { ids, end: batch.end }))) throw new LostLock();
+        await this.moveAndCommit(ids, batch.entries, batch.end, final);
+      }
+      this.cursor = batch.end;
+      if (final) {
+        log.info("replay done");
+        return;
+      }
+    }
+  }
+
+  private async moveAndCommit(
+    ids: readonly string[],
+    entries: readonly (DlqEntry | undefined)[],
+    end: ReplayCursor | null,
+    final?: "done",
+  ): Promise<void> {
+    const r = this.record;
+    const outcomes = await Promise.all(ids.map((id) => moveEntry(this.deps.queues, id, r.id, r.created_at)));
+    const unindex: DlqEntry[] = [];
+    let moved = 0;
+    outcomes.forEach((outcome, i) => {
+      switch (outcome.kind) {
+        case "moved": {
+          moved += 1;
+          const entry = entries[i];
+          if (entry) unindex.push(entry);
+          break;
+        }
+        case "failed":
+          this.deps.logger.warn(
+            { replay_id: r.id, dlq_id: ids[i], reason: outcome.reason },
+            "could not replay an entry",
+          );
+          break;
+      }
+    });
+    await this.commit({
+      end,
+      matched: ids.length,
+      moved,
+      failed: ids.length - moved,
+      unindex,
+      ...(final ? { final } : {}),
+    });
+  }
+
+  private async commit(step: {
+    end: ReplayCursor | null;
+    matched?: number;
+    moved?: number;
+    failed?: number;
+    unindex?: readonly DlqEntry[];
+    final?: "done" | "cancelled";
+  }): Promise<void> {
+    const ok = await this.deps.replays.commit(this.record, this.token, {
+      matched: 0,
+      moved: 0,
+      failed: 0,
+      unindex: [],
+      ...step,
+    });
+    if (!ok) throw new LostLock();
+    this.cursor = step.end;
+  }
+
+  /** Give the job back to the queue, due in `ms`: paused, or this process is stopping. */
+  private async handBack(ms: number): Promise<never> {
+    await this.job.moveToDelayed(Date.now() + ms, this.token);
+    throw new DelayedError(ms === 0 ? "runner stopping: handed back" : "replay paused");
+  }
+}

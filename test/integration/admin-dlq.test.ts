@@ -1,0 +1,199 @@
+// GET /v1/dlq and DELETE /v1/dlq/:id: filters, newest-first order, cursor paging without duplicates
+// or gaps (ties on dead_at included), bounded work on sparse filters, limit validation, purge.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ErrorClass } from "../../src/domain/error-class.ts";
+import { newId } from "../../src/domain/ids.ts";
+import { type DlqEntry, DlqStore } from "../../src/store/dlq-store.ts";
+import { type Receiver, startReceiver } from "../support/receiver.ts";
+import { type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
+import { admin, deadHooks } from "./admin-fixtures.ts";
+
+const BASE = Date.parse("2030-01-01T00:00:00.000Z");
+const SOURCES = ["alpha", "beta", "gamma"];
+const SINKS = ["s1", "s2"];
+const CLASSES: ErrorClass[] = ["permanent", "throttled", "transient"];
+
+let rx: Receiver;
+let gw: TestGateway;
+let dlq: DlqStore;
+const seeded: DlqEntry[] = [];
+
+function entry(i: number, over: Partial<DlqEntry> = {}): DlqEntry {
+  const hook = newId("hk");
+  const sink = SINKS[i % 2] as string;
+  // Seven entries share each millisecond, so paging must get ties right.
+  const deadAt = BASE + Math.floor(i / 7);
+  return {
+    id: `${hook}-${sink}`,
+    hook_id: hook,
+    source: SOURCES[i % 3] as string,
+    tenant: i % 5 === 0 ? "acme" : undefined,
+    sink,
+    error_class: CLASSES[i % 3 === 0 ? 0 : i % 2 === 0 ? 1 : 2] as ErrorClass,
+    reason: `reason ${i}`,
+    attempts: 1 + (i % 4),
+    first_attempt_at: deadAt - 1000,
+    last_attempt_at: deadAt,
+    dead_at: deadAt,
+    ...over,
+  };
+}
+
+/** Newest first, ties by id descending: the order Redis gives equal scores in ZREVRANGEBYSCORE. */
+const newestFirst = (a: DlqEntry, b: DlqEntry): number =>
+  b.dead_at - a.dead_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+async function pageThrough(query: string, limit: number): Promise<{ ids: string[]; pages: number }> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const sep = query ? "&" : "";
+    const res = await admin(
+      gw,
+      "GET",
+      `/v1/dlq?${query}${sep}limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`,
+    );
+    expect(res.status).toBe(200);
+    expect(res.json.data.length).toBeLessThanOrEqual(limit);
+    ids.push(...res.json.data.map((e: { id: string }) => e.id));
+    cursor = res.json.next_cursor;
+    pages += 1;
+    if (pages > 1000) throw new Error("paging does not end");
+  } while (cursor);
+  return { ids, pages };
+}
+
+beforeAll(async () => {
+  rx = await startReceiver({ fallback: 410 });
+  gw = await startTestGateway(
+    testConfig({
+      sinks: { s1: { type: "http", url: `${rx.url}/in` }, s2: { type: "http", url: `${rx.url}/in` } },
+      sources: { live: { verify: { type: "none" }, sinks: ["s1"] } },
+    }),
+  );
+  dlq = new DlqStore(gw.redis, gw.gateway.keys, 3600);
+  for (let i = 0; i < 300; i++) seeded.push(entry(i));
+  await Promise.all(seeded.map((e) => dlq.add(e)));
+});
+
+afterAll(async () => {
+  await gw.stop();
+  await rx.close();
+});
+
+describe("GET /v1/dlq", () => {
+  it("lists newest first, with ISO times and never a body", async () => {
+    const res = await admin(gw, "GET", "/v1/dlq?limit=5");
+    const expected = [...seeded].sort(newestFirst).slice(0, 5);
+    expect(res.json.data.map((e: DlqEntry) => e.id)).toEqual(expected.map((e) => e.id));
+    const first = res.json.data[0];
+    expect(first.dead_at).toBe(new Date(expected[0]!.dead_at).toISOString());
+    expect(Object.keys(first)).not.toContain("body");
+    expect(Object.keys(first)).not.toContain("body_base64");
+    expect(typeof res.json.next_cursor).toBe("string");
+  });
+
+  it("defaults to 100 entries a page", async () => {
+    expect((await admin(gw, "GET", "/v1/dlq")).json.data).toHaveLength(100);
+  });
+
+  it.each([
+    ["source=beta", (e: DlqEntry) => e.source === "beta"],
+    ["sink=s2", (e: DlqEntry) => e.sink === "s2"],
+    ["error_class=throttled", (e: DlqEntry) => e.error_class === "throttled"],
+    [
+      "source=alpha&error_class=permanent&sink=s1",
+      (e: DlqEntry) => e.source === "alpha" && e.error_class === "permanent" && e.sink === "s1",
+    ],
+    [
+      `since=${BASE + 10}&until=${new Date(BASE + 20).toISOString()}`,
+      (e: DlqEntry) => e.dead_at >= BASE + 10 && e.dead_at < BASE + 20,
+    ],
+    [
+      `source=gamma&since=${new Date(BASE + 30).toISOString()}`,
+      (e: DlqEntry) => e.source === "gamma" && e.dead_at >= BASE + 30,
+    ],
+  ])("filters by %s, paging with a cursor without duplicates or gaps", async (query, keep) => {
+    const expected = seeded
+      .filter(keep)
+      .sort(newestFirst)
+      .map((e) => e.id);
+    expect(expected.length).toBeGreaterThan(0);
+    const { ids, pages } = await pageThrough(query, 7);
+    expect(ids).toEqual(expected);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(pages).toBeGreaterThanOrEqual(Math.ceil(expected.length / 7));
+  });
+
+  it("pages through everything, ties on dead_at included", async () => {
+    const { ids } = await pageThrough("", 13);
+    expect(ids).toEqual([...seeded].sort(newestFirst).map((e) => e.id));
+  });
+
+  it("bounds the work of a sparse filter: short pages with a cursor, until the match is found", async () => {
+    // One old match under 3000 newer entries that each pass one half of the filter but not the other,
+    // so whichever index is walked, the match is 1500 entries deep.
+    const rare = entry(0, { source: "rare", sink: "s1", error_class: "transient", dead_at: BASE - 10_000 });
+    const noise = Array.from({ length: 3000 }, (_, i) =>
+      entry(i, {
+        source: "noisy",
+        ...(i % 2 ? { sink: "s1", error_class: "permanent" } : { sink: "s2", error_class: "transient" }),
+        dead_at: BASE - 5000 + i,
+      }),
+    );
+    await Promise.all([rare, ...noise].map((e) => dlq.add(e)));
+    try {
+      const query = `sink=s1&error_class=transient&until=${BASE - 1}`;
+      const first = await admin(gw, "GET", `/v1/dlq?${query}&limit=10`);
+      expect(first.json.data).toEqual([]);
+      expect(first.json.next_cursor).toEqual(expect.any(String));
+      const { ids, pages } = await pageThrough(query, 10);
+      expect(ids).toEqual([rare.id]);
+      expect(pages).toBeGreaterThan(1);
+    } finally {
+      await Promise.all([rare, ...noise].map((e) => dlq.remove(e.id)));
+    }
+  });
+
+  it.each([
+    "limit=0",
+    "limit=1001",
+    "limit=-1",
+    "limit=abc",
+    "limit=1.5",
+    "since=yesterday",
+    "until=2030-13-45T00:00:00Z",
+    "error_class=fatal",
+    "source=a:b",
+    "cursor=not-a-cursor",
+  ])("rejects %s with 400 invalid_request", async (query) => {
+    const res = await admin(gw, "GET", `/v1/dlq?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("invalid_request");
+  });
+
+  it("accepts limit=1000", async () => {
+    const res = await admin(gw, "GET", "/v1/dlq?limit=1000");
+    expect(res.status).toBe(200);
+    expect(res.json.data).toHaveLength(300);
+    expect(res.json.next_cursor).toBeNull();
+  });
+});
+
+describe("DELETE /v1/dlq/:id", () => {
+  it("purges the entry and its failed job; a second delete is a 404", async () => {
+    const [hook] = (await deadHooks(gw, "live", 1)) as [string];
+    const id = `${hook}-s1`;
+    const queue = gw.gateway.keys.base + ":sink-s1:" + id;
+    expect(await gw.redis.exists(queue)).toBe(1);
+    const res = await admin(gw, "DELETE", `/v1/dlq/${id}`);
+    expect(res.status).toBe(204);
+    expect(await gw.redis.exists(queue)).toBe(0);
+    expect(await dlq.get(id)).toBeUndefined();
+    expect((await admin(gw, "GET", "/v1/dlq?source=live")).json.data).toEqual([]);
+    expect((await admin(gw, "DELETE", `/v1/dlq/${id}`)).status).toBe(404);
+    expect((await admin(gw, "DELETE", "/v1/dlq/junk")).status).toBe(404);
+    expect((await admin(gw, "DELETE", `/v1/dlq/${newId("hk")}-s1`)).status).toBe(404);
+  });
+});
