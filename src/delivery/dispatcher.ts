@@ -26,7 +26,7 @@ export interface DispatcherDeps {
   readonly metrics: Metrics;
   readonly logger: Logger;
   /** Base URL of the claim-check endpoint. */
-  readonly publicUrl: string;
+  readonly publicUrl: () => string;
 }
 
 const STALLED_TOO_OFTEN = "stalled more than allowable limit";
@@ -41,7 +41,6 @@ export class Dispatcher {
     // Every attempt in flight listens on this one signal: as many listeners as the workers' concurrency.
     setMaxListeners(0, this.cancel.signal);
   }
-
 
   /** Start one worker per configured sink. */
   start(): void {
@@ -64,7 +63,7 @@ export class Dispatcher {
         sink,
         breaker,
         cancel: this.cancel.signal,
-        claimFor: (hook) => claimFor(hook, limitBySource.get(hook.source), this.deps.publicUrl),
+        claimFor: (hook) => claimFor(hook, limitBySource.get(hook.source), this.deps.publicUrl()),
       });
       this.workers.push(this.createWorker(sink, processor));
     }

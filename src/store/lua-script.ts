@@ -8,15 +8,12 @@ export class LuaScript {
   readonly sha: string;
   private readonly source: string;
 
-  /** `file` names a script in src/store/lua/; a URL points at a script kept next to the module that owns it. */
+  /** `file` names a script in src/store/lua/. */
   constructor(
-    file: string | URL,
+    file: string,
     private readonly numKeys: number,
   ) {
-    this.source = readFileSync(
-      typeof file === "string" ? new URL(`./lua/${file}`, import.meta.url) : file,
-      "utf8",
-    );
+    this.source = readFileSync(new URL(`./lua/${file}`, import.meta.url), "utf8");
     this.sha = createHash("sha1").update(this.source).digest("hex");
   }
 

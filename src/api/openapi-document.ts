@@ -1,0 +1,316 @@
+// The OpenAPI 3.1 document of Switchyard's HTTP API, written by hand and kept small: the paths, their
+// auth, status codes and the main fields. SPEC.md is the contract; this is its machine-readable index.
+
+const json = (schema: Record<string, unknown>): Record<string, unknown> => ({
+  content: { "application/json": { schema } },
+});
+const ref = (name: string): Record<string, unknown> => ({ $ref: `#/components/schemas/${name}` });
+const error = (description: string): Record<string, unknown> => ({ description, ...json(ref("Error")) });
+const admin = [{ bearer: [] }, { basic: [] }];
+const pathParam = (name: string, description: string): Record<string, unknown> => ({
+  name,
+  in: "path",
+  required: true,
+  description,
+  schema: { type: "string" },
+});
+const query = (name: string, description: string, schema: Record<string, unknown> = { type: "string" }) => ({
+  name,
+  in: "query",
+  required: false,
+  description,
+  schema,
+});
+const adminErrors = {
+  "401": error("No valid admin token."),
+  "404": error("Unknown id, or it belongs to a tenant the token is not bound to."),
+};
+
+const ingest = (summary: string, params: Record<string, unknown>[]): Record<string, unknown> => ({
+  post: {
+    tags: ["inbound"],
+    summary,
+    description:
+      "Verify, dedup and persist a webhook; answered only after Redis acknowledged the record and its jobs.",
+    parameters: params,
+    requestBody: { required: true, content: { "*/*": { schema: { type: "string", format: "binary" } } } },
+    responses: {
+      "202": { description: "Accepted.", ...json(ref("IngestAccepted")) },
+      "200": {
+        description: "Duplicate of a hook seen within the dedup TTL; nothing enqueued.",
+        ...json(ref("IngestDuplicate")),
+      },
+      "401": error("verification_failed: bad or missing signature, or a stale timestamp."),
+      "404": error("unknown_source."),
+      "413": error("payload_too_large."),
+      "429": error("overloaded (with Retry-After)."),
+      "503": error("store_unavailable or shutting down (with Retry-After)."),
+    },
+  },
+});
+
+const dlqFilter = {
+  type: "object",
+  properties: {
+    source: { type: "string" },
+    sink: { type: "string" },
+    error_class: { enum: ["permanent", "throttled", "transient"] },
+    since: { type: "string", format: "date-time" },
+    until: { type: "string", format: "date-time" },
+    ids: { type: "array", items: { type: "string" } },
+  },
+};
+
+/** The document served at `GET /openapi.json`. */
+export const openApiDocument = {
+  openapi: "3.1.0",
+  info: {
+    title: "Switchyard HTTP API",
+    version: "1.0.0",
+    description:
+      "Webhook gateway: inbound webhooks, health, metrics, and the admin API (DLQ, replay, claims).",
+  },
+  tags: [{ name: "inbound" }, { name: "operations" }, { name: "admin" }],
+  paths: {
+    "/webhooks/{source}": ingest("Receive a webhook for a source", [pathParam("source", "Source name.")]),
+    "/webhooks/{tenant}/{source}": ingest("Receive a webhook for a source, tenant from the path", [
+      pathParam("tenant", "Tenant; wins over the source's configured tenant."),
+      pathParam("source", "Source name."),
+    ]),
+    "/healthz": {
+      get: {
+        tags: ["operations"],
+        summary: "Process is alive",
+        responses: { "200": { description: "Alive." } },
+      },
+    },
+    "/readyz": {
+      get: {
+        tags: ["operations"],
+        summary: "Redis is reachable and the process is not draining",
+        responses: { "200": { description: "Ready." }, "503": error("not_ready (with Retry-After).") },
+      },
+    },
+    "/metrics": {
+      get: {
+        tags: ["operations"],
+        summary: "Prometheus metrics",
+        responses: { "200": { description: "Prometheus text format.", content: { "text/plain": {} } } },
+      },
+    },
+    "/asyncapi.json": {
+      get: {
+        tags: ["operations"],
+        summary: "AsyncAPI 3.0 document of the queue sinks' channels (no credentials)",
+        responses: { "200": { description: "AsyncAPI document.", ...json({ type: "object" }) } },
+      },
+    },
+    "/openapi.json": {
+      get: {
+        tags: ["operations"],
+        summary: "This document",
+        responses: { "200": { description: "OpenAPI." } },
+      },
+    },
+    "/v1/hooks/{id}": {
+      get: {
+        tags: ["admin"],
+        summary: "A hook record and its per-sink delivery state",
+        security: admin,
+        parameters: [pathParam("id", "Hook id (hk_…)."), query("include", "`body` adds body_base64.")],
+        responses: { "200": { description: "The record.", ...json(ref("Hook")) }, ...adminErrors },
+      },
+    },
+    "/v1/claims/{id}": {
+      get: {
+        tags: ["admin"],
+        summary: "Claim check: the body bytes of a hook, exactly as received",
+        security: admin,
+        parameters: [pathParam("id", "Claim id (the hook id).")],
+        responses: {
+          "200": {
+            description: "The body, with the hook's content type.",
+            headers: {
+              "x-switchyard-sha256": { description: "Hex sha256 of the body.", schema: { type: "string" } },
+            },
+            content: { "*/*": { schema: { type: "string", format: "binary" } } },
+          },
+          ...adminErrors,
+          "503": error("store_unavailable."),
+        },
+      },
+    },
+    "/v1/dlq": {
+      get: {
+        tags: ["admin"],
+        summary: "Dead-lettered deliveries, newest first, without bodies",
+        security: admin,
+        parameters: [
+          query("source", "Source name."),
+          query("sink", "Sink name."),
+          query("error_class", "permanent, throttled or transient."),
+          query("since", "ISO 8601 or epoch ms."),
+          query("until", "ISO 8601 or epoch ms."),
+          query("limit", "Page size, at most 1000.", { type: "integer", minimum: 1, maximum: 1000 }),
+          query("cursor", "next_cursor of the previous page."),
+        ],
+        responses: {
+          "200": {
+            description: "A page of entries.",
+            ...json({
+              type: "object",
+              properties: {
+                data: { type: "array", items: ref("DlqEntry") },
+                next_cursor: { type: ["string", "null"] },
+              },
+            }),
+          },
+          "400": error("invalid_request."),
+          "401": error("No valid admin token."),
+        },
+      },
+    },
+    "/v1/dlq/{id}": {
+      delete: {
+        tags: ["admin"],
+        summary: "Purge one DLQ entry",
+        security: admin,
+        parameters: [pathParam("id", "DLQ id (<hook id>-<sink>).")],
+        responses: { "204": { description: "Purged." }, ...adminErrors },
+      },
+    },
+    "/v1/replays": {
+      post: {
+        tags: ["admin"],
+        summary: "Start a rate-limited replay of matching DLQ entries",
+        security: admin,
+        requestBody: {
+          required: true,
+          ...json({
+            type: "object",
+            properties: { filter: dlqFilter, rate_per_s: { type: "integer", minimum: 1 } },
+          }),
+        },
+        responses: {
+          "202": {
+            description: "Replay started.",
+            ...json({ type: "object", properties: { id: { type: "string" } } }),
+          },
+          "400": error("invalid_request."),
+          "401": error("No valid admin token."),
+        },
+      },
+    },
+    "/v1/replays/{id}": {
+      get: {
+        tags: ["admin"],
+        summary: "Replay progress",
+        security: admin,
+        parameters: [pathParam("id", "Replay id (rp_…).")],
+        responses: { "200": { description: "Progress.", ...json(ref("Replay")) }, ...adminErrors },
+      },
+      patch: {
+        tags: ["admin"],
+        summary: "Pause, resume or cancel a replay",
+        security: admin,
+        parameters: [pathParam("id", "Replay id (rp_…).")],
+        requestBody: {
+          required: true,
+          ...json({
+            type: "object",
+            required: ["state"],
+            properties: { state: { enum: ["paused", "running", "cancelled"] } },
+          }),
+        },
+        responses: {
+          "200": { description: "Updated.", ...json(ref("Replay")) },
+          "400": error("invalid_request."),
+          ...adminErrors,
+        },
+      },
+    },
+    "/admin/queues": {
+      get: {
+        tags: ["admin"],
+        summary: "Bull Board dashboard over every queue (HTML; basic auth with the token as password)",
+        security: admin,
+        responses: {
+          "200": { description: "Dashboard.", content: { "text/html": {} } },
+          "401": error("No valid admin token."),
+        },
+      },
+    },
+  },
+  components: {
+    securitySchemes: {
+      bearer: { type: "http", scheme: "bearer", description: "An admin token from `admin.tokens`." },
+      basic: { type: "http", scheme: "basic", description: "Any user name, an admin token as the password." },
+    },
+    schemas: {
+      Error: {
+        type: "object",
+        required: ["error"],
+        properties: {
+          error: {
+            type: "object",
+            required: ["code"],
+            properties: { code: { type: "string" }, message: { type: "string" } },
+          },
+        },
+      },
+      IngestAccepted: {
+        type: "object",
+        properties: { status: { const: "accepted" }, id: { type: "string" } },
+      },
+      IngestDuplicate: {
+        type: "object",
+        properties: {
+          status: { const: "duplicate" },
+          id: { type: "string", description: "Id of the first copy." },
+        },
+      },
+      SinkState: {
+        type: "object",
+        properties: {
+          state: { enum: ["pending", "delivered", "retrying", "dead"] },
+          attempts: { type: "integer" },
+          last_error: { type: "string" },
+          error_class: { enum: ["permanent", "throttled", "transient"] },
+        },
+      },
+      Hook: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          source: { type: "string" },
+          tenant: { type: "string" },
+          received_at: { type: "string", format: "date-time" },
+          size: { type: "integer" },
+          sinks: { type: "object", additionalProperties: ref("SinkState") },
+        },
+      },
+      DlqEntry: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          hook_id: { type: "string" },
+          source: { type: "string" },
+          sink: { type: "string" },
+          error_class: { enum: ["permanent", "throttled", "transient"] },
+          reason: { type: "string" },
+          attempts: { type: "integer" },
+        },
+      },
+      Replay: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          state: { type: "string" },
+          matched: { type: "integer" },
+          moved: { type: "integer" },
+          failed: { type: "integer" },
+        },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,41 @@
+// /admin/queues: Bull Board over every queue of the deployment, behind the admin tokens. Browsers get a
+// basic-auth prompt (any user name, the token as password); scripts may send the bearer token.
+import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
+import { createBullBoard } from "@bull-board/api";
+import { HonoAdapter } from "@bull-board/hono";
+import { serveStatic } from "@hono/node-server/serve-static";
+import type { Queue } from "bullmq";
+import { Hono } from "hono";
+import { type AdminEnv, type TokenRegistry, requireAdmin } from "../admin-auth.ts";
+import { ApiError } from "../api-error.ts";
+
+export const BULL_BOARD_PATH = "/admin/queues";
+
+export interface BullBoardRouteDeps {
+  readonly tokens: TokenRegistry;
+  /** Every queue to show: the sink queues, replays, maintenance. */
+  readonly queues: readonly Queue[];
+}
+
+export function bullBoardRoutes(deps: BullBoardRouteDeps): Hono {
+  const board = new HonoAdapter(serveStatic).setBasePath(BULL_BOARD_PATH);
+  createBullBoard({
+    queues: deps.queues.map((q) => new BullMQAdapter(q)),
+    serverAdapter: board,
+    options: { uiConfig: { boardTitle: "Switchyard" } },
+  });
+
+  const app = new Hono<AdminEnv>();
+  const auth = requireAdmin(deps.tokens, { basicRealm: "switchyard" });
+  // Queues hold every tenant's jobs, so a token bound to one tenant may not open the board.
+  // (`/admin/queues/*` also matches `/admin/queues` itself.)
+  app.use(`${BULL_BOARD_PATH}/*`, auth, async (c, next) => {
+    if (c.get("principal").tenant !== undefined) throw new ApiError(404, "not_found", "no such route");
+    await next();
+  });
+  // The board's own links lead to the base path without the slash; a typed-in slash should still work.
+  app.get(`${BULL_BOARD_PATH}/`, (c) => c.redirect(BULL_BOARD_PATH));
+  app.route(BULL_BOARD_PATH, board.registerPlugin());
+  // Mounted like every route group, whose env carries no principal.
+  return new Hono().route("/", app);
+}

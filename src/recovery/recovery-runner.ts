@@ -1,0 +1,106 @@
+// The `recovery` role: registers the stale-recovery job scheduler (every 30 s by default) on the
+// maintenance queue and runs the ticks BullMQ hands to this process, each under the tick lock.
+import { type Job, type Queue, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Keys } from "../store/keys.ts";
+import {
+  MAINTENANCE_QUEUE,
+  type MaintenanceJobData,
+  RECOVERY_JOB_NAME,
+  RECOVERY_SCHEDULER_ID,
+  createMaintenanceQueue,
+} from "./maintenance-queue.ts";
+import {
+  type RecoveryReport,
+  StaleRecovery,
+  type StaleRecoveryDeps,
+  type StaleRecoveryOptions,
+} from "./stale-recovery.ts";
+import { TickLock } from "./tick-lock.ts";
+
+export interface RecoveryRunnerOptions extends StaleRecoveryOptions {
+  /** Time between ticks. */
+  readonly intervalMs?: number;
+  /** How long the tick lock outlives a holder that died mid-tick. */
+  readonly lockMs?: number;
+}
+
+export interface RecoveryRunnerDeps extends StaleRecoveryDeps {
+  readonly keys: Keys;
+  /** Command connection (scheduler registration, tick lock, the tick's own reads and writes). */
+  readonly redis: Redis;
+  /** Blocking connection for the maintenance worker. */
+  readonly connection: Redis;
+}
+
+/** What a tick job returns (shown in Bull Board). */
+export type TickOutcome = ({ ran: true } & RecoveryReport) | { ran: false; reason: "locked" };
+
+export const DEFAULT_RECOVERY_INTERVAL_MS = 30_000;
+const DEFAULT_LOCK_MS = 60_000;
+/** Finished ticks kept for Bull Board; the log and metrics keep the lasting record. */
+const KEEP_TICKS = { age: 3600, count: 100 };
+
+export class RecoveryRunner {
+  private readonly recovery: StaleRecovery;
+  private readonly lock: TickLock;
+  private readonly intervalMs: number;
+  private queue: Queue<MaintenanceJobData> | undefined;
+  private worker: Worker<MaintenanceJobData, TickOutcome> | undefined;
+
+  constructor(
+    private readonly deps: RecoveryRunnerDeps,
+    opts: RecoveryRunnerOptions = {},
+  ) {
+    this.recovery = new StaleRecovery(deps, opts);
+    this.lock = new TickLock(deps.redis, deps.keys.recoveryLock, opts.lockMs ?? DEFAULT_LOCK_MS);
+    this.intervalMs = opts.intervalMs ?? DEFAULT_RECOVERY_INTERVAL_MS;
+  }
+
+  /** Register (or update) the scheduler and start taking ticks. Every recovery process calls this. */
+  async start(): Promise<void> {
+    const { keys, connection, logger } = this.deps;
+    this.queue = createMaintenanceQueue(this.deps.redis, keys);
+    await this.queue.upsertJobScheduler(
+      RECOVERY_SCHEDULER_ID,
+      { every: this.intervalMs },
+      { name: RECOVERY_JOB_NAME, data: {}, opts: { removeOnComplete: KEEP_TICKS, removeOnFail: KEEP_TICKS } },
+    );
+    this.worker = new Worker<MaintenanceJobData, TickOutcome>(MAINTENANCE_QUEUE, (job) => this.tick(job), {
+      connection,
+      prefix: keys.base,
+      concurrency: 1,
+    });
+    this.worker.on("error", (err) => logger.error({ err: err.message }, "maintenance worker error"));
+    this.worker.on("failed", (job, err) =>
+      logger.error({ tick: job?.id, err: err.message }, "recovery tick failed"),
+    );
+  }
+
+  /** One tick: the recovery pass under the lock, and one log line saying what it did. */
+  async tick(job: Pick<Job, "id">): Promise<TickOutcome> {
+    const { logger } = this.deps;
+    // Timed inside the lock, so the log shows exactly when this runner held it.
+    const result = await this.lock.withLock(async () => {
+      const startedAt = Date.now();
+      const report = await this.recovery.run();
+      return { report, startedAt, finishedAt: Date.now() };
+    });
+    if (!result.ran) {
+      logger.info({ tick: job.id }, "recovery tick skipped: another runner holds the lock");
+      return { ran: false, reason: "locked" };
+    }
+    const { report, startedAt, finishedAt } = result.value;
+    const line = { tick: job.id, ...report, started_at: startedAt, duration_ms: finishedAt - startedAt };
+    // Idle ticks (every 30 s forever) stay out of the info log.
+    if (report.scanned > 0) logger.info(line, "recovery tick");
+    else logger.debug(line, "recovery tick");
+    return { ran: true, ...report };
+  }
+
+  /** Stop taking ticks (a running one finishes). The scheduler stays: other processes run the ticks. */
+  async close(): Promise<void> {
+    await this.worker?.close();
+    await this.queue?.close();
+  }
+}

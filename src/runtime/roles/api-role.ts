@@ -1,0 +1,71 @@
+// The `api` role: ingest, admin, documents and metrics on one HTTP server.
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import type { Hono } from "hono";
+import { TokenRegistry, requireAdmin } from "../../api/admin-auth.ts";
+import { createApp } from "../../api/app.ts";
+import { asyncApiForConfig } from "../../api/asyncapi-document.ts";
+import { asyncApiRoutes } from "../../api/routes/asyncapi.ts";
+import { bullBoardRoutes } from "../../api/routes/bull-board.ts";
+import { claimRoutes } from "../../api/routes/claims.ts";
+import { dlqRoutes } from "../../api/routes/dlq.ts";
+import { healthRoutes } from "../../api/routes/health.ts";
+import { hookRoutes } from "../../api/routes/hooks.ts";
+import { metricsRoutes } from "../../api/routes/metrics.ts";
+import { openApiRoutes } from "../../api/routes/openapi.ts";
+import { replayRoutes } from "../../api/routes/replays.ts";
+import { webhookRoutes } from "../../api/routes/webhooks.ts";
+import { DepthGate } from "../../ingest/depth-gate.ts";
+import { IngestService } from "../../ingest/ingest-service.ts";
+import { createMaintenanceQueue } from "../../recovery/maintenance-queue.ts";
+import type { Core } from "./core.ts";
+
+export interface ApiRole {
+  readonly app: Hono;
+  /** The bound port, when listening. */
+  readonly port: number | undefined;
+}
+
+export async function startApiRole(core: Core, opts: { listen: boolean }): Promise<ApiRole> {
+  const { config, keys, logger, metrics, life, redis, hooks, dlq, queues, replays } = core;
+  const depth = new DepthGate(config, queues, metrics, logger);
+  await depth.start();
+  life.onStop("depth gate", async () => depth.stop());
+  const ingest = new IngestService({ config, redis, hooks, queues, depth, metrics, logger });
+  let draining = false;
+
+  const tokens = new TokenRegistry(config.admin.tokens);
+  const auth = requireAdmin(tokens);
+  const maintenance = createMaintenanceQueue(redis, keys);
+  life.onStop("maintenance queue", () => maintenance.close());
+  const app = createApp(
+    [
+      healthRoutes({ redis, isDraining: () => draining }),
+      metricsRoutes(metrics),
+      webhookRoutes({ ingest, metrics, maxBodyBytes: config.http.max_body_bytes }),
+      hookRoutes({ hooks, auth }),
+      dlqRoutes({ dlq, queues, auth }),
+      replayRoutes({ replays, dlq, hooks, auth }),
+      claimRoutes({ hooks, auth }),
+      bullBoardRoutes({ tokens, queues: [...queues.all().values(), replays.queue, maintenance] }),
+      asyncApiRoutes(await asyncApiForConfig(config, logger)),
+      openApiRoutes(),
+    ],
+    logger,
+  );
+  if (!opts.listen) return { app, port: undefined };
+
+  const server = serve({ fetch: app.fetch, port: config.http.port, hostname: config.http.host });
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  life.onStop("http server", async () => {
+    // New ingests answer 503 from here on; requests in progress finish.
+    draining = true;
+    ingest.drain();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return { app, port };
+}

@@ -1,0 +1,28 @@
+// What every role of a process shares: the config, one command connection to Redis, the stores and
+// the producer side of the queues.
+import type { Config } from "../../config/schema.ts";
+import type { Logger } from "../../observability/logger.ts";
+import type { Metrics } from "../../observability/metrics.ts";
+import type { SinkQueues } from "../../queue/sink-queues.ts";
+import type { ReplayStore } from "../../recovery/replay-store.ts";
+import type { DlqStore } from "../../store/dlq-store.ts";
+import type { HookStore } from "../../store/hook-store.ts";
+import type { Keys } from "../../store/keys.ts";
+import type { Lifecycle } from "../lifecycle.ts";
+import type { Redis } from "ioredis";
+
+export interface Core {
+  readonly config: Config;
+  readonly keys: Keys;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly life: Lifecycle;
+  /** Fail-fast command connection (no offline queue). */
+  readonly redis: Redis;
+  readonly hooks: HookStore;
+  readonly dlq: DlqStore;
+  readonly queues: SinkQueues;
+  readonly replays: ReplayStore;
+  /** Base URL consumers reach this gateway at (claim-check links); known once the API listens. */
+  publicUrl(): string;
+}

@@ -1,0 +1,25 @@
+// The `recovery` role: the stale-lease recovery scheduler and the replay runner.
+import { RecoveryRunner, type RecoveryRunnerOptions } from "../../recovery/recovery-runner.ts";
+import { ReplayRunner } from "../../recovery/replay-runner.ts";
+import { createWorkerRedis } from "../redis.ts";
+import type { Core } from "./core.ts";
+
+export async function startRecoveryRole(
+  core: Core,
+  opts: { recovery?: RecoveryRunnerOptions; graceMs?: number },
+): Promise<void> {
+  const { config, logger, life } = core;
+  const connection = createWorkerRedis(config.redis.url, "switchyard-recovery");
+  connection.on("error", (err: Error) =>
+    logger.debug({ err: err.message }, "redis recovery connection error"),
+  );
+  life.onStop("recovery redis", async () => connection.disconnect());
+
+  const recovery = new RecoveryRunner({ ...core, connection }, opts.recovery);
+  await recovery.start();
+  life.onStop("recovery", () => recovery.close());
+
+  const replayRunner = new ReplayRunner(core);
+  replayRunner.start();
+  life.onStop("replay runner", () => replayRunner.close(opts.graceMs));
+}
