@@ -52,7 +52,7 @@ export function createDeliveryProcessor(
     const attempt = job.attemptsMade + 1;
 
     // Phase 1: load. A record that is gone (retention passed) can never be delivered.
-    const stored = await deps.hooks.load(hookId);
+    const stored = await deps.hooks.load(hookId, sink.name);
     if (!stored) {
       metrics.dispatchAttempts.inc({ sink: sink.name, result: "missing" });
       throw new UnrecoverableError(`hook ${hookId} no longer exists (retention passed)`);

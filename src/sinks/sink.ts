@@ -37,6 +37,16 @@ export interface SinkDeps {
   readonly logger: Logger;
   /** `dispatch.claim_check_bytes`: the inline limit of a queue sink that sets none of its own. */
   readonly defaultClaimCheckBytes: number;
+  /**
+   * At most this many deliveries are in flight at once (the worker pool's concurrency). A batching sink
+   * flushes at this size too: no further delivery can arrive to fill a larger batch.
+   */
+  readonly concurrency?: number;
+}
+
+/** The batch size a batching sink can actually reach. */
+export function effectiveBatchMax(max: number, deps: SinkDeps): number {
+  return Math.max(1, Math.min(max, deps.concurrency ?? max));
 }
 
 export type SinkFactory<C> = (name: string, config: C, deps: SinkDeps) => Sink;

@@ -6,9 +6,10 @@ import type { HookRecord } from "../domain/hook.ts";
 import type { HookId } from "../domain/ids.ts";
 import type { Keys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
+import { TickBatch } from "./tick-batch.ts";
 
 const persistHook = new LuaScript("persist-hook-3.lua", 3);
-const updateSinkState = new LuaScript("update-sink-state-1.lua", 1);
+const updateSinkStates = new LuaScript("update-sink-states-n.lua", "n");
 
 /**
  * Enqueue state of a record: `persisted` until every sink job is known to exist. It is not stored as a
@@ -28,14 +29,37 @@ export interface StoredHook {
 
 const SINK_FIELD = "s:";
 
+/** Record fields a delivery attempt reads. */
+const ATTEMPT_FIELDS = ["src", "ten", "rat", "ct", "hdr", "body", "sha", "dk", "ik", "sinks"] as const;
+
+interface StateWrite {
+  readonly key: string;
+  readonly field: string;
+  readonly json: string;
+}
+
 export class HookStore {
-  private enqueued: HookId[] = [];
-  private flushing: Promise<void> | undefined;
+  private readonly enqueuedMarks: TickBatch<HookId, void>;
+  private readonly stateWrites: TickBatch<StateWrite, boolean>;
 
   constructor(
     private readonly redis: Redis,
     private readonly keys: Keys,
-  ) {}
+  ) {
+    this.enqueuedMarks = new TickBatch(async (ids) => {
+      await this.redis.zrem(this.keys.pendingEnqueue, ...ids);
+      return ids.map((): void => undefined);
+    });
+    this.stateWrites = new TickBatch(async (writes) => {
+      const args = writes.flatMap((w) => [w.field, w.json]);
+      const written = (await updateSinkStates.run(
+        this.redis,
+        writes.map((w) => w.key),
+        args,
+      )) as number[];
+      return written.map((n) => n === 1);
+    });
+  }
 
   /** Write `hook` unless its dedup key is live; one atomic round trip. */
   async persist(hook: HookRecord, opts: { dedupTtlS: number; retentionS: number }): Promise<PersistOutcome> {
@@ -73,30 +97,35 @@ export class HookStore {
    * out as one ZREM, which keeps this off the ingest path's cost.
    */
   markEnqueued(id: HookId): Promise<void> {
-    this.enqueued.push(id);
-    this.flushing ??= new Promise<void>((resolve, reject) => {
-      setImmediate(() => {
-        const ids = this.enqueued;
-        this.enqueued = [];
-        this.flushing = undefined;
-        this.redis.zrem(this.keys.pendingEnqueue, ...ids).then(() => resolve(), reject);
-      });
-    });
-    return this.flushing;
+    return this.enqueuedMarks.add(id);
   }
 
-  async load(id: HookId): Promise<StoredHook | undefined> {
-    const raw = await this.redis.hgetallBuffer(this.keys.hook(id));
+  /**
+   * The record with every sink's state; with `sink`, only the fields one delivery attempt needs (a
+   * cheaper read on the hot path) and only that sink's state.
+   */
+  async load(id: HookId, sink?: string): Promise<StoredHook | undefined> {
+    const key = this.keys.hook(id);
+    let raw: Record<string, Buffer | undefined>;
+    if (sink === undefined) {
+      raw = await this.redis.hgetallBuffer(key);
+    } else {
+      const fields = [...ATTEMPT_FIELDS, SINK_FIELD + sink];
+      const values = await this.redis.hmgetBuffer(key, ...fields);
+      raw = Object.fromEntries(fields.map((f, i) => [f, values[i] ?? undefined]));
+    }
     const text = (f: string): string | undefined => raw[f]?.toString("utf8");
     const source = text("src");
     const body = raw.body;
     if (source === undefined || body === undefined) return undefined;
     const sinks = (text("sinks") ?? "").split(",").filter((s) => s.length > 0);
     const sinkStates: Record<string, SinkDeliveryState> = {};
-    for (const sink of sinks) {
-      const state = text(SINK_FIELD + sink);
-      sinkStates[sink] = state === undefined ? PENDING : (JSON.parse(state) as SinkDeliveryState);
+    for (const name of sink === undefined ? sinks : [sink]) {
+      const state = text(SINK_FIELD + name);
+      sinkStates[name] = state === undefined ? PENDING : (JSON.parse(state) as SinkDeliveryState);
     }
+    const headersJson = text("hdr") ?? "{}";
+    let headers: Record<string, string> | undefined;
     return {
       hook: {
         id,
@@ -104,7 +133,10 @@ export class HookStore {
         tenant: text("ten"),
         receivedAt: Number(text("rat")),
         contentType: text("ct"),
-        headers: JSON.parse(text("hdr") ?? "{}") as Record<string, string>,
+        // Parsed on first use: the HTTP sink never reads them.
+        get headers() {
+          return (headers ??= JSON.parse(headersJson) as Record<string, string>);
+        },
         body,
         sha256: text("sha") ?? "",
         dedupKey: text("dk") ?? "",
@@ -115,14 +147,16 @@ export class HookStore {
     };
   }
 
-  /** Record one sink's state; false when the record has expired. */
-  async setSinkState(id: HookId, sink: string, state: SinkDeliveryState): Promise<boolean> {
-    const n = await updateSinkState.run(
-      this.redis,
-      [this.keys.hook(id)],
-      [SINK_FIELD + sink, JSON.stringify(state)],
-    );
-    return n === 1;
+  /**
+   * Record one sink's state; resolves false when the record has expired. Writes made within one tick
+   * go out as one script call: on the delivery path this is one write per attempt.
+   */
+  setSinkState(id: HookId, sink: string, state: SinkDeliveryState): Promise<boolean> {
+    return this.stateWrites.add({
+      key: this.keys.hook(id),
+      field: SINK_FIELD + sink,
+      json: JSON.stringify(state),
+    });
   }
 
   /** Hook ids persisted before `olderThanMs` and not yet confirmed enqueued, oldest first. */

@@ -8,10 +8,10 @@ export class LuaScript {
   readonly sha: string;
   private readonly source: string;
 
-  /** `file` names a script in src/store/lua/. */
+  /** `file` names a script in src/store/lua/; `numKeys` "n" takes as many keys as each call passes. */
   constructor(
     file: string,
-    private readonly numKeys: number,
+    private readonly numKeys: number | "n",
   ) {
     this.source = readFileSync(new URL(`./lua/${file}`, import.meta.url), "utf8");
     this.sha = createHash("sha1").update(this.source).digest("hex");
@@ -22,13 +22,13 @@ export class LuaScript {
     keys: readonly string[],
     args: readonly (string | number | Buffer)[],
   ): Promise<unknown> {
-    if (keys.length !== this.numKeys)
+    if (this.numKeys !== "n" && keys.length !== this.numKeys)
       throw new Error(`script expects ${this.numKeys} keys, got ${keys.length}`);
     try {
-      return await redis.evalsha(this.sha, this.numKeys, ...keys, ...args);
+      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
     } catch (err) {
       if (err instanceof Error && err.message.startsWith("NOSCRIPT")) {
-        return redis.eval(this.source, this.numKeys, ...keys, ...args);
+        return redis.eval(this.source, keys.length, ...keys, ...args);
       }
       throw err;
     }

@@ -5,7 +5,7 @@ import type { AmqpSinkConfig } from "../../config/schema.ts";
 import type { DeliveryResult } from "../../domain/error-class.ts";
 import type { Delivery } from "../../domain/hook.ts";
 import { buildQueueMessage, queueMessageHeaders } from "../queue-message.ts";
-import type { Sink, SinkDeps, SinkDescription } from "../sink.ts";
+import { type Sink, type SinkDeps, type SinkDescription, effectiveBatchMax } from "../sink.ts";
 import { renderTemplate } from "../template.ts";
 import { abortedResult, raceAbort } from "./abort.ts";
 import { PublishBatcher } from "./batcher.ts";
@@ -61,7 +61,11 @@ export function createAmqpSink(name: string, config: AmqpSinkConfig, deps: SinkD
     logger,
   });
   const batcher = config.batch
-    ? new PublishBatcher({ max: config.batch.max, maxDelayMs: config.batch.max_delay_ms }, connection, logger)
+    ? new PublishBatcher(
+        { max: effectiveBatchMax(config.batch.max, deps), maxDelayMs: config.batch.max_delay_ms },
+        connection,
+        logger,
+      )
     : undefined;
   let closed = false;
 

@@ -7,7 +7,7 @@ import type { KafkaSinkConfig } from "../../config/schema.ts";
 import { ok, transient, type DeliveryResult } from "../../domain/error-class.ts";
 import type { Delivery } from "../../domain/hook.ts";
 import { buildQueueMessage, queueMessageHeaders } from "../queue-message.ts";
-import type { Sink, SinkDescription, SinkFactory } from "../sink.ts";
+import { type Sink, type SinkDescription, type SinkFactory, effectiveBatchMax } from "../sink.ts";
 import { renderTemplate } from "../template.ts";
 import { Batcher } from "./batcher.ts";
 import { classifyKafkaError, shouldReplaceProducer } from "./classify-kafka-error.ts";
@@ -55,7 +55,11 @@ export const createKafkaSink: SinkFactory<KafkaSinkConfig> = (name, config, deps
 
   const batcher =
     config.batch &&
-    new Batcher({ max: config.batch.max, maxDelayMs: config.batch.max_delay_ms, flush: send });
+    new Batcher({
+      max: effectiveBatchMax(config.batch.max, deps),
+      maxDelayMs: config.batch.max_delay_ms,
+      flush: send,
+    });
   let closed = false;
 
   const toMessage = (delivery: Delivery): Message => ({
