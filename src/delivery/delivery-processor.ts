@@ -13,7 +13,7 @@ import type { Sink } from "../sinks/sink.ts";
 import type { DlqStore } from "../store/dlq-store.ts";
 import type { HookStore, StoredHook } from "../store/hook-store.ts";
 import { RetryLater } from "./retry-later.ts";
-import { safeDeliver } from "./safe-deliver.ts";
+import { type InFlightAttempts, safeDeliver } from "./safe-deliver.ts";
 import type { SinkBreaker } from "./sink-breaker.ts";
 
 export interface ProcessorDeps {
@@ -26,8 +26,8 @@ export interface ProcessorDeps {
   readonly logger: Logger;
   /** The claim every sink of the hook's source gets, if its body is large. */
   readonly claimFor: (hook: HookRecord) => ClaimRef | undefined;
-  /** Aborts every attempt in flight when the worker must stop without waiting for them. */
-  readonly cancel?: AbortSignal;
+  /** Lets a forced shutdown abort every attempt in flight. */
+  readonly inFlight?: InFlightAttempts;
   readonly now?: () => number;
   readonly random?: Random;
 }
@@ -79,7 +79,7 @@ export function createDeliveryProcessor(
     };
     const startedAt = now();
     const result = await breaker.run(
-      () => safeDeliver(sink, delivery, deps.config.dispatch.attempt_timeout_ms, deps.cancel),
+      () => safeDeliver(sink, delivery, deps.config.dispatch.attempt_timeout_ms, deps.inFlight),
       gate.probe,
     );
     const finishedAt = now();

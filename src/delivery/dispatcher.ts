@@ -1,6 +1,5 @@
 // The worker side of dispatch: one BullMQ Worker per sink, each with its own concurrency, breaker and
 // sink instance, so a sink that hangs or fails only ever occupies its own pool.
-import { setMaxListeners } from "node:events";
 import { Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Config } from "../config/schema.ts";
@@ -14,6 +13,7 @@ import type { Keys } from "../store/keys.ts";
 import { claimFor, smallestInlineLimit } from "./claim.ts";
 import { type DeliveryJob, createDeliveryProcessor } from "./delivery-processor.ts";
 import { backoffFromError } from "./retry-later.ts";
+import { InFlightAttempts } from "./safe-deliver.ts";
 import { type BreakerStateName, SinkBreaker } from "./sink-breaker.ts";
 
 export interface DispatcherDeps {
@@ -35,12 +35,9 @@ const BREAKER_GAUGE: Record<BreakerStateName, number> = { closed: 0, half_open: 
 export class Dispatcher {
   private readonly workers: Worker<DeliveryJobData, void, string>[] = [];
   private readonly breakers: SinkBreaker[] = [];
-  private readonly cancel = new AbortController();
+  private readonly inFlight = new InFlightAttempts();
 
-  constructor(private readonly deps: DispatcherDeps) {
-    // Every attempt in flight listens on this one signal: as many listeners as the workers' concurrency.
-    setMaxListeners(0, this.cancel.signal);
-  }
+  constructor(private readonly deps: DispatcherDeps) {}
 
   /** Start one worker per configured sink. */
   start(): void {
@@ -62,7 +59,7 @@ export class Dispatcher {
         ...this.deps,
         sink,
         breaker,
-        cancel: this.cancel.signal,
+        inFlight: this.inFlight,
         claimFor: (hook) => claimFor(hook, limitBySource.get(hook.source), this.deps.publicUrl()),
       });
       this.workers.push(this.createWorker(sink, processor));
@@ -128,7 +125,7 @@ export class Dispatcher {
     if ((await Promise.race([graceful, timeout])) === "timeout") {
       // Abort what is still running: each attempt ends transient and its job is retried, by this
       // process's successor or another worker.
-      this.cancel.abort();
+      this.inFlight.cancelAll();
       await Promise.race([graceful, new Promise((r) => setTimeout(r, 2000).unref())]);
       await Promise.all(this.workers.map((w) => w.close(true)));
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeDeliver } from "../../src/delivery/safe-deliver.ts";
+import { InFlightAttempts, safeDeliver } from "../../src/delivery/safe-deliver.ts";
 import { ok, permanent } from "../../src/domain/error-class.ts";
 import type { Delivery } from "../../src/domain/hook.ts";
 import type { Sink } from "../../src/sinks/sink.ts";
@@ -85,14 +85,27 @@ describe("safeDeliver", () => {
   });
 
   it("cancels an attempt when the worker shuts down", async () => {
-    const cancel = new AbortController();
-    setTimeout(() => cancel.abort(), 20);
+    const inFlight = new InFlightAttempts();
+    let signal: AbortSignal | undefined;
+    setTimeout(() => inFlight.cancelAll(), 20);
     const r = await safeDeliver(
+      sink((_d, s) => {
+        signal = s;
+        return new Promise(() => undefined);
+      }),
+      delivery,
+      10_000,
+      inFlight,
+    );
+    expect(!r.ok && r.failure.reason).toContain("shutting down");
+    expect(signal?.aborted).toBe(true);
+    // An attempt that starts after the cancel is cancelled at once.
+    const late = await safeDeliver(
       sink(() => new Promise(() => undefined)),
       delivery,
       10_000,
-      cancel.signal,
+      inFlight,
     );
-    expect(!r.ok && r.failure.reason).toContain("shutting down");
+    expect(!late.ok && late.failure.reason).toContain("shutting down");
   });
 });

@@ -10,6 +10,14 @@ import type { SinkFactory } from "../sink.ts";
 import { classifyAnswer, classifyError } from "./classify.ts";
 import { readStart } from "./read-start.ts";
 
+const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+function errorCodeOf(err: unknown): string | undefined {
+  return typeof err === "object" && err !== null && "code" in err && typeof err.code === "string"
+    ? err.code
+    : undefined;
+}
+
 /** Configured headers, lower-cased, plus Basic auth from URL userinfo (which the pool's origin drops). */
 function configuredHeaders(config: HttpSinkConfig, url: URL): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -23,8 +31,8 @@ function configuredHeaders(config: HttpSinkConfig, url: URL): Record<string, str
 
 /**
  * Build an http sink. `ok` means a 2xx. Redirects are never followed: a 3xx is a permanent failure, since
- * the same request would meet the same redirect. `timeout_ms` bounds the whole exchange (connect, headers
- * and body); once a status has arrived it decides the outcome even if the response body then stalls.
+ * the same request would meet the same redirect. `timeout_ms` bounds connecting, waiting for the headers,
+ * and each pause in the body; the attempt as a whole is bounded by dispatch's `attempt_timeout_ms`.
  * Throws at construction on an unusable secret.
  */
 export const createHttpSink: SinkFactory<HttpSinkConfig> = (name, config) => {
@@ -42,7 +50,6 @@ export const createHttpSink: SinkFactory<HttpSinkConfig> = (name, config) => {
   const pool = new Pool(url.origin, {
     connections: config.concurrency ?? null,
     connect: { timeout: config.timeout_ms },
-    // Backstops only: the per-attempt timer below bounds headers and body together.
     headersTimeout: config.timeout_ms,
     bodyTimeout: config.timeout_ms,
   });
@@ -67,31 +74,23 @@ export const createHttpSink: SinkFactory<HttpSinkConfig> = (name, config) => {
 
   async function deliver(delivery: Delivery, signal: AbortSignal): Promise<DeliveryResult> {
     if (signal.aborted) return transient("attempt aborted before sending");
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, config.timeout_ms);
-    const onAbort = (): void => controller.abort();
-    signal.addEventListener("abort", onAbort, { once: true });
     try {
+      // The caller's signal goes straight to undici (no controller of our own on the hot path); undici's
+      // connect, headers and body timers enforce timeout_ms.
       const response = await pool.request({
         path,
         method: config.method,
         headers: requestHeaders(delivery),
         body: delivery.hook.body,
-        signal: controller.signal,
+        signal,
       });
       const bodyStart = await readStart(response.body);
       return classifyAnswer({ status: response.statusCode, headers: response.headers, bodyStart });
     } catch (err) {
-      if (timedOut) return transient(`timeout: no answer within ${config.timeout_ms} ms`);
       if (signal.aborted) return transient("attempt aborted");
+      if (TIMEOUT_CODES.has(errorCodeOf(err) ?? ""))
+        return transient(`timeout: no answer within ${config.timeout_ms} ms`);
       return classifyError(err);
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
     }
   }
 
