@@ -34,6 +34,15 @@ export interface ProcessorDeps {
 
 export type DeliveryJob = Job<DeliveryJobData, void, string>;
 
+/**
+ * BullMQ stores a failed attempt's stack on the job, and Bull Board shows it: ours would only repeat
+ * the reason and leak server paths, so the errors we throw carry their message alone.
+ */
+function bare<E extends Error>(err: E): E {
+  err.stack = `${err.name}: ${err.message}`;
+  return err;
+}
+
 /** Build the BullMQ processor of one sink's queue. */
 export function createDeliveryProcessor(
   deps: ProcessorDeps,
@@ -55,7 +64,7 @@ export function createDeliveryProcessor(
     const stored = await deps.hooks.load(hookId, sink.name);
     if (!stored) {
       metrics.dispatchAttempts.inc({ sink: sink.name, result: "missing" });
-      throw new UnrecoverableError(`hook ${hookId} no longer exists (retention passed)`);
+      throw bare(new UnrecoverableError(`hook ${hookId} no longer exists (retention passed)`));
     }
     const previous = stored.sinkStates[sink.name];
     const sameRun = previous?.replay_id === replayId;
@@ -166,7 +175,7 @@ export function createDeliveryProcessor(
         { ...log, result: errorClass, reason: failure.reason, retry_in_ms: decision.delayMs },
         "attempt failed",
       );
-      throw new RetryLater(failure.reason, decision.delayMs);
+      throw bare(new RetryLater(failure.reason, decision.delayMs));
     }
     // Count first: whoever sees the dead state (an alert, a test) sees the metrics too.
     metrics.deadLettered.inc({ source: hook.source, sink: sink.name, error_class: errorClass });
@@ -190,6 +199,6 @@ export function createDeliveryProcessor(
       { ...log, result: errorClass, reason: failure.reason, why: decision.why },
       "dead-lettered",
     );
-    throw new UnrecoverableError(`${errorClass}: ${failure.reason}`);
+    throw bare(new UnrecoverableError(`${errorClass}: ${failure.reason}`));
   }
 }
