@@ -62,14 +62,18 @@ export async function safeDeliver(
     });
   });
   try {
-    const attempt = Promise.resolve()
-      .then(() => sink.deliver(delivery, controller.signal))
-      .then(
-        (value): DeliveryResult =>
-          isDeliveryResult(value) ? value : transient(`sink returned an unexpected value: ${typeof value}`),
-        (err: unknown): DeliveryResult =>
-          transient(boundReason(`sink threw: ${err instanceof Error ? err.message : String(err)}`)),
-      );
+    let answer: unknown;
+    try {
+      answer = sink.deliver(delivery, controller.signal);
+    } catch (err) {
+      answer = Promise.reject(err); // a synchronous throw is a failed attempt like any other
+    }
+    const attempt = Promise.resolve(answer).then(
+      (value): DeliveryResult =>
+        isDeliveryResult(value) ? value : transient(`sink returned an unexpected value: ${typeof value}`),
+      (err: unknown): DeliveryResult =>
+        transient(boundReason(`sink threw: ${err instanceof Error ? err.message : String(err)}`)),
+    );
     return await Promise.race([attempt, stopped]);
   } finally {
     clearTimeout(timer);

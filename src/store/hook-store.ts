@@ -29,8 +29,40 @@ export interface StoredHook {
 
 const SINK_FIELD = "s:";
 
-/** Record fields a delivery attempt reads. */
-const ATTEMPT_FIELDS = ["src", "ten", "rat", "ct", "hdr", "body", "sha", "dk", "ik", "sinks"] as const;
+/**
+ * A record is a hash of four kinds of field: `meta` (JSON of the small fields), `hdr` (JSON of the
+ * request headers), `body` (the raw bytes) and one `s:<sink>` per sink that has a delivery state.
+ */
+interface StoredMeta {
+  readonly source: string;
+  readonly tenant?: string | undefined;
+  readonly received_at: number;
+  readonly content_type?: string | undefined;
+  readonly sha256: string;
+  readonly dedup_key: string;
+  readonly idempotency_key: string;
+  readonly sinks: readonly string[];
+}
+
+function toHookRecord(id: HookId, meta: StoredMeta, hdr: Buffer | undefined, body: Buffer): HookRecord {
+  let headers: Record<string, string> | undefined;
+  return {
+    id,
+    source: meta.source,
+    tenant: meta.tenant,
+    receivedAt: meta.received_at,
+    contentType: meta.content_type,
+    // Parsed on first use: the HTTP sink never reads them.
+    get headers() {
+      return (headers ??= hdr ? (JSON.parse(hdr.toString("utf8")) as Record<string, string>) : {});
+    },
+    body,
+    sha256: meta.sha256,
+    dedupKey: meta.dedup_key,
+    idempotencyKey: meta.idempotency_key,
+    sinks: meta.sinks,
+  };
+}
 
 interface StateWrite {
   readonly key: string;
@@ -63,18 +95,17 @@ export class HookStore {
 
   /** Write `hook` unless its dedup key is live; one atomic round trip. */
   async persist(hook: HookRecord, opts: { dedupTtlS: number; retentionS: number }): Promise<PersistOutcome> {
-    const fields: (string | Buffer)[] = [
-      "src", hook.source,
-      "rat", String(hook.receivedAt),
-      "sha", hook.sha256,
-      "dk", hook.dedupKey,
-      "ik", hook.idempotencyKey,
-      "hdr", JSON.stringify(hook.headers),
-      "sinks", hook.sinks.join(","),
-      "body", hook.body,
-    ]; // prettier-ignore
-    if (hook.tenant !== undefined) fields.push("ten", hook.tenant);
-    if (hook.contentType !== undefined) fields.push("ct", hook.contentType);
+    const meta: StoredMeta = {
+      source: hook.source,
+      tenant: hook.tenant,
+      received_at: hook.receivedAt,
+      content_type: hook.contentType,
+      sha256: hook.sha256,
+      dedup_key: hook.dedupKey,
+      idempotency_key: hook.idempotencyKey,
+      sinks: hook.sinks,
+    };
+    const fields = ["meta", JSON.stringify(meta), "hdr", JSON.stringify(hook.headers), "body", hook.body];
     const reply = (await persistHook.run(
       this.redis,
       [
@@ -101,8 +132,8 @@ export class HookStore {
   }
 
   /**
-   * The record with every sink's state; with `sink`, only the fields one delivery attempt needs (a
-   * cheaper read on the hot path) and only that sink's state.
+   * The record with every sink's state; with `sink`, only what one delivery attempt needs (a cheaper
+   * read on the hot path: four fields) and only that sink's state.
    */
   async load(id: HookId, sink?: string): Promise<StoredHook | undefined> {
     const key = this.keys.hook(id);
@@ -110,41 +141,25 @@ export class HookStore {
     if (sink === undefined) {
       raw = await this.redis.hgetallBuffer(key);
     } else {
-      const fields = [...ATTEMPT_FIELDS, SINK_FIELD + sink];
-      const values = await this.redis.hmgetBuffer(key, ...fields);
-      raw = Object.fromEntries(fields.map((f, i) => [f, values[i] ?? undefined]));
+      const [meta, hdr, body, state] = await this.redis.hmgetBuffer(
+        key,
+        "meta",
+        "hdr",
+        "body",
+        SINK_FIELD + sink,
+      );
+      raw = { meta: meta ?? undefined, hdr: hdr ?? undefined, body: body ?? undefined };
+      if (state) raw[SINK_FIELD + sink] = state;
     }
-    const text = (f: string): string | undefined => raw[f]?.toString("utf8");
-    const source = text("src");
-    const body = raw.body;
-    if (source === undefined || body === undefined) return undefined;
-    const sinks = (text("sinks") ?? "").split(",").filter((s) => s.length > 0);
+    if (raw.meta === undefined || raw.body === undefined) return undefined;
+    const meta = JSON.parse(raw.meta.toString("utf8")) as StoredMeta;
     const sinkStates: Record<string, SinkDeliveryState> = {};
-    for (const name of sink === undefined ? sinks : [sink]) {
-      const state = text(SINK_FIELD + name);
-      sinkStates[name] = state === undefined ? PENDING : (JSON.parse(state) as SinkDeliveryState);
+    for (const name of sink === undefined ? meta.sinks : [sink]) {
+      const state = raw[SINK_FIELD + name];
+      sinkStates[name] =
+        state === undefined ? PENDING : (JSON.parse(state.toString("utf8")) as SinkDeliveryState);
     }
-    const headersJson = text("hdr") ?? "{}";
-    let headers: Record<string, string> | undefined;
-    return {
-      hook: {
-        id,
-        source,
-        tenant: text("ten"),
-        receivedAt: Number(text("rat")),
-        contentType: text("ct"),
-        // Parsed on first use: the HTTP sink never reads them.
-        get headers() {
-          return (headers ??= JSON.parse(headersJson) as Record<string, string>);
-        },
-        body,
-        sha256: text("sha") ?? "",
-        dedupKey: text("dk") ?? "",
-        idempotencyKey: text("ik") ?? id,
-        sinks,
-      },
-      sinkStates,
-    };
+    return { hook: toHookRecord(id, meta, raw.hdr, raw.body), sinkStates };
   }
 
   /**

@@ -15,11 +15,6 @@ export class Keys {
     return `${this.base}:hook:${id}`;
   }
 
-  /** Prefix of hook keys, for scripts that turn a stored id into its key. */
-  get hookPrefix(): string {
-    return `${this.base}:hook:`;
-  }
-
   /** String: dedup key → first hook id, with the source's dedup TTL. */
   dedup(tenant: string | undefined, source: string, dedupKey: string): string {
     return `${this.base}:dedup:${tenant ?? "-"}:${source}:${dedupKey}`;

@@ -57,7 +57,7 @@ describe("POST /webhooks/:source", () => {
 
     const record = await gw.redis.hgetallBuffer(`${gw.gateway.keys.base}:hook:${id}`);
     expect(record.body?.equals(body)).toBe(true);
-    expect(record.src?.toString()).toBe("open");
+    expect(JSON.parse(record.meta!.toString())).toMatchObject({ source: "open", sinks: ["a", "b"] });
     const headers = JSON.parse(record.hdr!.toString()) as Record<string, string>;
     expect(headers["x-extra"]).toBe("kept");
     expect(headers.connection).toBeUndefined();
@@ -72,7 +72,8 @@ describe("POST /webhooks/:source", () => {
     gw = await startTestGateway(config(), { roles: ["api"] });
     const res = await post("/webhooks/acme/open", "{}");
     expect(res.status).toBe(202);
-    expect(await gw.redis.hget(`${gw.gateway.keys.base}:hook:${res.json.id}`, "ten")).toBe("acme");
+    const meta = await gw.redis.hget(`${gw.gateway.keys.base}:hook:${res.json.id}`, "meta");
+    expect(JSON.parse(meta!).tenant).toBe("acme");
   });
 
   it("answers a duplicate 200 with the first id and enqueues nothing again", async () => {

@@ -10,7 +10,7 @@
   ARGV[2] dedup TTL, seconds
   ARGV[3] retention of the record, seconds
   ARGV[4] received_at, ms
-  ARGV[5] unused (kept for argument positions)
+  ARGV[5] unused (reserved)
   ARGV[6..] record field, value, field, value, ...
 
   Returns
