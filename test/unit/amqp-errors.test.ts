@@ -36,6 +36,17 @@ describe("classifyAmqpError", () => {
     expect(classifyAmqpError(login, "connect").failure).toMatchObject({ kind: "permanent", config: true });
   });
 
+  it("NOT_ALLOWED (a vhost the user may not open) is a permanent config error", () => {
+    const vhost = amqpError(
+      'Handshake terminated by server: 530 (NOT-ALLOWED) with message "NOT_ALLOWED - vhost orders not found"',
+    );
+    expect(classifyAmqpError(vhost, "connect").failure).toMatchObject({ kind: "permanent", config: true });
+    expect(classifyAmqpError(amqpError("x", 530), "connect").failure).toMatchObject({ config: true });
+    // What amqplib 2 actually throws for a missing vhost (the 530 is not passed on).
+    const real = amqpError("Expected ConnectionOpenOk; got <ConnectionClose channel:0>");
+    expect(classifyAmqpError(real, "connect").failure).toMatchObject({ kind: "permanent", config: true });
+  });
+
   it("connection loss, socket errors, other channel errors and non-errors are transient", () => {
     for (const err of [
       amqpError("connect ECONNREFUSED 127.0.0.1:5672"),

@@ -5,6 +5,8 @@ import type { Sink } from "../../sinks/sink.ts";
 import { createWorkerRedis } from "../redis.ts";
 import type { Core } from "./core.ts";
 
+const SINK_CLOSE_MS = 3000;
+
 export function startDispatchRole(core: Core, graceMs: number | undefined): void {
   const { config, logger, life } = core;
   const connection = createWorkerRedis(config.redis.url);
@@ -15,7 +17,12 @@ export function startDispatchRole(core: Core, graceMs: number | undefined): void
   const deps = { logger, defaultClaimCheckBytes: config.dispatch.claim_check_bytes };
   for (const [name, sinkConfig] of Object.entries(config.sinks))
     sinks.set(name, createSink(name, sinkConfig, deps));
-  life.onStop("sinks", async () => void (await Promise.all([...sinks.values()].map((s) => s.close()))));
+  // A broker that hangs must not hold shutdown past the platform's grace (kafkajs waits for in-flight
+  // requests): after SINK_CLOSE_MS the process exits and the broker sees the connection drop.
+  life.onStop("sinks", async () => {
+    const closing = Promise.allSettled([...sinks.values()].map((s) => s.close()));
+    await Promise.race([closing, new Promise((r) => setTimeout(r, SINK_CLOSE_MS).unref())]);
+  });
 
   const dispatcher = new Dispatcher({ ...core, connection, sinks });
   dispatcher.start();

@@ -17,6 +17,7 @@ export function isFailure(value: unknown): value is FailedResult {
 export const REPLY_CODES = {
   NOT_FOUND: 404,
   ACCESS_REFUSED: 403,
+  NOT_ALLOWED: 530,
   NO_ROUTE: 312,
 } as const;
 
@@ -40,8 +41,9 @@ function messageOf(err: unknown): string {
  * Classify an error from the broker or the client library. `context` says what was being done
  * ("publish", "connect", "check exchange") and prefixes the reason.
  *
- * - 404 NOT_FOUND (the exchange does not exist) and 403 ACCESS_REFUSED (login refused, or no permission on the
- *   exchange) are configuration problems: retrying cannot help until an operator acts.
+ * - 404 NOT_FOUND (the exchange does not exist), 403 ACCESS_REFUSED (login refused, or no permission on the
+ *   exchange) and 530 NOT_ALLOWED (a vhost the user may not open) are configuration problems: retrying cannot
+ *   help until an operator acts.
  * - Everything else (connection loss, socket errors, timeouts, other channel errors) is transient.
  *
  * amqplib puts the reply code on `err.code` for channel and connection closes, but a refused login during the
@@ -55,6 +57,13 @@ export function classifyAmqpError(err: unknown, context: string): FailedResult {
     return fail(permanent(reason, { config: true }));
   }
   if (code === REPLY_CODES.ACCESS_REFUSED || /\bACCESS[-_]REFUSED\b/.test(message)) {
+    return fail(permanent(reason, { config: true }));
+  }
+  // amqplib drops the reply code when the broker closes the connection instead of opening the vhost.
+  if (
+    code === REPLY_CODES.NOT_ALLOWED ||
+    /\bNOT[-_]ALLOWED\b|Expected ConnectionOpenOk; got <ConnectionClose/.test(message)
+  ) {
     return fail(permanent(reason, { config: true }));
   }
   return fail(transient(reason));
