@@ -4,14 +4,11 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterEach, expect, it } from "vitest";
 import { sendHook, waitForState } from "../support/hooks.ts";
-import { type Receiver, startReceiver } from "../support/receiver.ts";
-import { type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
+import { type ReceiverGateway, startReceiverGateway } from "../support/receiver-gateway.ts";
 
-let gw: TestGateway | undefined;
-let rx: Receiver | undefined;
+let env: ReceiverGateway | undefined;
 afterEach(async () => {
-  await gw?.stop();
-  await rx?.close();
+  await env?.stop();
 });
 
 it("logs one line per attempt with the hook's coordinates and no body or secret", async () => {
@@ -23,14 +20,12 @@ it("logs one line per attempt with the hook's coordinates and no body or secret"
     },
   });
   const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
-  rx = await startReceiver({ script: [503, 200] });
-  gw = await startTestGateway(
-    testConfig({
-      sinks: { out: { type: "http", url: `${rx.url}/in`, secret } },
-      sources: { src: { verify: { type: "none" }, sinks: ["out"] } },
-    }),
-    { logger: pino({ level: "info" }, sink) },
-  );
+  env = await startReceiverGateway({
+    script: [503, 200],
+    sink: { secret },
+    gateway: { logger: pino({ level: "info" }, sink) },
+  });
+  const { gw } = env;
   const body = '{"card":"4242424242424242"}';
   const id = await sendHook(gw, "src", body);
   await waitForState(gw, id, "out", "delivered");

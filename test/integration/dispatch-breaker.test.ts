@@ -2,34 +2,30 @@
 // attempts, one probe after the open period decides, and the backlog drains.
 import { Queue } from "bullmq";
 import { afterEach, expect, it } from "vitest";
-import { type Receiver, startReceiver } from "../support/receiver.ts";
 import { metricValue, sendHook, waitForState } from "../support/hooks.ts";
-import { type TestGateway, eventually, startTestGateway, testConfig } from "../support/test-gateway.ts";
+import { type ReceiverGateway, startReceiverGateway } from "../support/receiver-gateway.ts";
+import { eventually } from "../support/test-gateway.ts";
 
-let gw: TestGateway | undefined;
-let rx: Receiver | undefined;
+let env: ReceiverGateway | undefined;
 afterEach(async () => {
-  await gw?.stop();
-  await rx?.close();
+  await env?.stop();
+  env = undefined;
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 it("opens after 5 consecutive 503s, parks jobs without spending attempts, probes once, then drains", async () => {
-  rx = await startReceiver({ fallback: 503 });
-  gw = await startTestGateway(
-    testConfig({
-      dispatch: {
-        concurrency: 4,
-        retry: { base_ms: 10, max_ms: 20, max_attempts: 50, max_elapsed_ms: 60_000 },
-        breaker: { failures: 5, open_ms: 1500, max_open_ms: 5000 },
-      },
-      sinks: { out: { type: "http", url: `${rx.url}/in` } },
-      sources: { src: { verify: { type: "none" }, sinks: ["out"] } },
-    }),
-  );
-  const ids = await Promise.all(Array.from({ length: 10 }, (_, i) => sendHook(gw!, "src", `{"n":${i}}`)));
-  const breaker = () => metricValue(gw!, "switchyard_breaker_state", { sink: "out" });
+  env = await startReceiverGateway({
+    fallback: 503,
+    dispatch: {
+      concurrency: 4,
+      retry: { base_ms: 10, max_ms: 20, max_attempts: 50, max_elapsed_ms: 60_000 },
+      breaker: { failures: 5, open_ms: 1500, max_open_ms: 5000 },
+    },
+  });
+  const { gw, rx } = env;
+  const ids = await Promise.all(Array.from({ length: 10 }, (_, i) => sendHook(gw, "src", `{"n":${i}}`)));
+  const breaker = () => metricValue(gw, "switchyard_breaker_state", { sink: "out" });
   await eventually(async () => (await breaker()) === 2, 5000, "breaker to open");
   const openedAt = Date.now();
 
@@ -65,18 +61,15 @@ it("opens after 5 consecutive 503s, parks jobs without spending attempts, probes
 });
 
 it("doubles the open period when the probe fails", async () => {
-  rx = await startReceiver({ fallback: 503 });
-  gw = await startTestGateway(
-    testConfig({
-      dispatch: {
-        concurrency: 1,
-        retry: { base_ms: 5, max_ms: 10, max_attempts: 50, max_elapsed_ms: 60_000 },
-        breaker: { failures: 2, open_ms: 400, max_open_ms: 5000 },
-      },
-      sinks: { out: { type: "http", url: `${rx.url}/in` } },
-      sources: { src: { verify: { type: "none" }, sinks: ["out"] } },
-    }),
-  );
+  env = await startReceiverGateway({
+    fallback: 503,
+    dispatch: {
+      concurrency: 1,
+      retry: { base_ms: 5, max_ms: 10, max_attempts: 50, max_elapsed_ms: 60_000 },
+      breaker: { failures: 2, open_ms: 400, max_open_ms: 5000 },
+    },
+  });
+  const { gw, rx } = env;
   await sendHook(gw, "src", "{}");
   // failures at t0, t0+; open 400 ms; probe fails → open 800 ms; probe fails → open 1600 ms.
   await rx.waitForRequests(4, 5000);

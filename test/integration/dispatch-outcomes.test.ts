@@ -1,38 +1,27 @@
 // Dispatch on real Redis with a local receiver: each error class ends where the SPEC says.
 import { Queue } from "bullmq";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Receiver, type Reply, startReceiver } from "../support/receiver.ts";
+import type { Reply } from "../support/receiver.ts";
+import {
+  type ReceiverGateway,
+  type ReceiverGatewayOptions,
+  startReceiverGateway,
+} from "../support/receiver-gateway.ts";
 import { metricValue, sendHook, sinkState, waitForState } from "../support/hooks.ts";
-import { type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
 
-let gw: TestGateway | undefined;
-let rx: Receiver | undefined;
+let env: ReceiverGateway | undefined;
 afterEach(async () => {
-  await gw?.stop();
-  await rx?.close();
-  gw = undefined;
+  await env?.stop();
+  env = undefined;
 });
 
-async function setup(
-  script: Reply[],
-  opts: { fallback?: Reply; dispatch?: Record<string, unknown>; sink?: Record<string, unknown> } = {},
-) {
-  rx = await startReceiver({ script, fallback: opts.fallback ?? 200 });
-  gw = await startTestGateway(
-    testConfig({
-      dispatch: opts.dispatch,
-      sinks: {
-        out: {
-          type: "http",
-          url: `${rx.url}/in`,
-          secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-          ...opts.sink,
-        },
-      },
-      sources: { src: { verify: { type: "none" }, sinks: ["out"] } },
-    }),
-  );
-  return { gw, rx };
+async function setup(script: Reply[], opts: Omit<ReceiverGatewayOptions, "script"> = {}) {
+  env = await startReceiverGateway({
+    script,
+    ...opts,
+    sink: { secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", ...opts.sink },
+  });
+  return env;
 }
 
 const BINARY = Buffer.from([0x00, 0xff, 0x10, 0x7b, 0x7d, 0xc3, 0x28]);

@@ -1,27 +1,22 @@
 // Steering a replay: pause stops moves within about a second, resume carries on, cancel ends it for
 // good (409 on further changes); request validation.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Receiver, startReceiver } from "../support/receiver.ts";
-import { type TestGateway, eventually, startTestGateway, testConfig } from "../support/test-gateway.ts";
+import type { Receiver } from "../support/receiver.ts";
+import { type ReceiverGateway, startReceiverGateway } from "../support/receiver-gateway.ts";
+import { type TestGateway, eventually } from "../support/test-gateway.ts";
 import { admin, deadHooks, dlqSize, replayState } from "./admin-fixtures.ts";
 
 let rx: Receiver;
 let gw: TestGateway;
+let env: ReceiverGateway;
 
 beforeAll(async () => {
-  rx = await startReceiver({ fallback: 410 });
-  gw = await startTestGateway(
-    testConfig({
-      dispatch: { concurrency: 16 },
-      sinks: { out: { type: "http", url: `${rx.url}/in` } },
-      sources: { src: { verify: { type: "none" }, sinks: ["out"] } },
-    }),
-  );
+  env = await startReceiverGateway({ fallback: 410, dispatch: { concurrency: 16 } });
+  ({ rx, gw } = env);
 });
 
 afterAll(async () => {
-  await gw.stop();
-  await rx.close();
+  await env?.stop();
 });
 
 const moved = async (id: string): Promise<number> =>

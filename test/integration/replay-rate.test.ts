@@ -1,28 +1,23 @@
 // A replay of 1,000 dead hooks at 200/s: it takes at least 5 s (rate-limited), every delivery carries
 // the replay id, and each hook reaches the (now fixed) receiver exactly once.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type Receiver, startReceiver } from "../support/receiver.ts";
-import { type TestGateway, eventually, startTestGateway, testConfig } from "../support/test-gateway.ts";
+import type { Receiver } from "../support/receiver.ts";
+import { type ReceiverGateway, startReceiverGateway } from "../support/receiver-gateway.ts";
+import { type TestGateway, eventually } from "../support/test-gateway.ts";
 import { admin, deadHooks, dlqSize, replayState } from "./admin-fixtures.ts";
 
 const N = 1000;
 let rx: Receiver;
 let gw: TestGateway;
+let env: ReceiverGateway;
 
 beforeAll(async () => {
-  rx = await startReceiver({ fallback: 410 });
-  gw = await startTestGateway(
-    testConfig({
-      dispatch: { concurrency: 32 },
-      sinks: { out: { type: "http", url: `${rx.url}/in` } },
-      sources: { src: { verify: { type: "none" }, sinks: ["out"] } },
-    }),
-  );
+  env = await startReceiverGateway({ fallback: 410, dispatch: { concurrency: 32 } });
+  ({ rx, gw } = env);
 });
 
 afterAll(async () => {
-  await gw?.stop();
-  await rx?.close();
+  await env?.stop();
 });
 
 it("replays 1,000 dead hooks at 200/s: ≥ 5 s, each exactly once, each with the replay id", async () => {

@@ -1,24 +1,16 @@
 // SIGTERM semantics, in process: new hooks are refused while in-flight attempts finish, then stop resolves.
 import { afterEach, expect, it } from "vitest";
 import { sendHook, sinkState } from "../support/hooks.ts";
-import { type Receiver, startReceiver } from "../support/receiver.ts";
-import { type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
+import { type ReceiverGateway, startReceiverGateway } from "../support/receiver-gateway.ts";
 
-let gw: TestGateway | undefined;
-let rx: Receiver | undefined;
+let env: ReceiverGateway | undefined;
 afterEach(async () => {
-  await gw?.stop();
-  await rx?.close();
+  await env?.stop();
 });
 
 it("refuses new hooks and lets an in-flight attempt finish before stopping", async () => {
-  rx = await startReceiver({ script: [{ status: 200, delayMs: 800 }] });
-  gw = await startTestGateway(
-    testConfig({
-      sinks: { out: { type: "http", url: `${rx.url}/in` } },
-      sources: { src: { verify: { type: "none" }, sinks: ["out"] } },
-    }),
-  );
+  env = await startReceiverGateway({ script: [{ status: 200, delayMs: 800 }] });
+  const { gw, rx } = env;
   const id = await sendHook(gw, "src", "{}");
   await rx.waitForRequests(1);
 
