@@ -13,10 +13,6 @@ function sha256Hex(data: Buffer | string): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
-function bodyKey(body: Buffer): string {
-  return `sha256:${sha256Hex(body)}`;
-}
-
 function explicitKey(origin: Origin, value: string): string {
   return value.length > MAX_VALUE_CHARS ? `${origin}-sha256:${sha256Hex(value)}` : `${origin}:${value}`;
 }
@@ -60,45 +56,54 @@ export function jsonPathValue(root: unknown, path: string): string | undefined {
   return undefined;
 }
 
-function fromJson(body: Buffer, path: string): string {
+function fromJson(body: Buffer, path: string, bodyKey: () => string): string {
   const value = jsonPathValue(parseJson(body), path);
-  return value === undefined ? bodyKey(body) : explicitKey("j", value);
+  return value === undefined ? bodyKey() : explicitKey("j", value);
 }
 
-function fromHeader(headers: Readonly<Record<string, string>>, body: Buffer, ...names: string[]): string {
+function fromHeader(
+  headers: Readonly<Record<string, string>>,
+  bodyKey: () => string,
+  ...names: string[]
+): string {
   const value = headerValue(headers, ...names);
-  return value === undefined ? bodyKey(body) : explicitKey("h", value);
+  return value === undefined ? bodyKey() : explicitKey("h", value);
 }
 
 /**
  * The dedup key for a hook under the source's `dedup` setting. Falls back to `sha256:<hex of body>` when the
  * preset's field is missing or empty or the body is not JSON. Header names in `headers` are lower-case.
+ * `bodySha256` is the body's hex sha256 when the caller has it already (ingest computes it once).
  */
 export function computeDedupKey(
   cfg: DedupConfig,
   headers: Readonly<Record<string, string>>,
   body: Buffer,
+  bodySha256?: string,
 ): string {
+  const bodyKey = (): string => `sha256:${bodySha256 ?? sha256Hex(body)}`;
   if (typeof cfg === "object" && cfg !== null) {
-    return "header" in cfg ? fromHeader(headers, body, cfg.header.toLowerCase()) : fromJson(body, cfg.json);
+    return "header" in cfg
+      ? fromHeader(headers, bodyKey, cfg.header.toLowerCase())
+      : fromJson(body, cfg.json, bodyKey);
   }
   switch (cfg) {
     case "stripe":
-      return fromJson(body, "id");
+      return fromJson(body, "id", bodyKey);
     case "github":
-      return fromHeader(headers, body, "x-github-delivery");
+      return fromHeader(headers, bodyKey, "x-github-delivery");
     case "shopify":
-      return fromHeader(headers, body, "x-shopify-webhook-id");
+      return fromHeader(headers, bodyKey, "x-shopify-webhook-id");
     case "standard_webhooks":
-      return fromHeader(headers, body, "webhook-id", "svix-id");
+      return fromHeader(headers, bodyKey, "webhook-id", "svix-id");
     case "svix":
-      return fromHeader(headers, body, "svix-id", "webhook-id");
+      return fromHeader(headers, bodyKey, "svix-id", "webhook-id");
     case "body":
-      return bodyKey(body);
+      return bodyKey();
     default: {
       // Unreachable for a parsed config; a hand-built one still gets a key rather than a throw.
-      const _exhaustive: never = cfg;
-      return bodyKey(body);
+      cfg satisfies never;
+      return bodyKey();
     }
   }
 }

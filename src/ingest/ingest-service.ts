@@ -96,7 +96,8 @@ export class IngestService {
     sinks: readonly string[],
   ): HookRecord {
     const tenant = req.tenant ?? source.tenant;
-    const dedupKey = computeDedupKey(source.dedup, req.headers, req.body);
+    const sha256 = createHash("sha256").update(req.body).digest("hex");
+    const dedupKey = computeDedupKey(source.dedup, req.headers, req.body, sha256);
     return {
       id: newId("hk", receivedAt),
       source: req.source,
@@ -105,7 +106,7 @@ export class IngestService {
       contentType: req.headers["content-type"],
       headers: req.headers,
       body: req.body,
-      sha256: createHash("sha256").update(req.body).digest("hex"),
+      sha256,
       dedupKey,
       idempotencyKey: idempotencyKey(tenant, req.source, dedupKey),
       sinks,

@@ -126,3 +126,12 @@ describe("computeDedupKey", () => {
     );
   });
 });
+
+describe("computeDedupKey with the body's hash already known", () => {
+  it("uses the caller's sha256 instead of hashing the body again", () => {
+    const body = Buffer.from("{}");
+    expect(computeDedupKey("body", {}, body, "c0ffee")).toBe("sha256:c0ffee");
+    expect(computeDedupKey("github", {}, body, "c0ffee")).toBe("sha256:c0ffee");
+    expect(computeDedupKey("github", { "x-github-delivery": "d-1" }, body, "c0ffee")).toBe("h:d-1");
+  });
+});
