@@ -18,11 +18,7 @@ const KEEP_COMPLETED = { age: 3600, count: 1000 };
 export class SinkQueues {
   private readonly queues = new Map<string, Queue<DeliveryJobData>>();
 
-  constructor(
-    private readonly connection: Redis,
-    private readonly keys: Keys,
-    sinkNames: readonly string[],
-  ) {
+  constructor(connection: Redis, keys: Keys, sinkNames: readonly string[]) {
     for (const sink of sinkNames) {
       this.queues.set(
         sink,

@@ -105,7 +105,6 @@ export class HookStore {
       idempotency_key: hook.idempotencyKey,
       sinks: hook.sinks,
     };
-    const fields = ["meta", JSON.stringify(meta), "hdr", JSON.stringify(hook.headers), "body", hook.body];
     const reply = (await persistHook.run(
       this.redis,
       [
@@ -113,7 +112,15 @@ export class HookStore {
         this.keys.hook(hook.id),
         this.keys.pendingEnqueue,
       ],
-      [hook.id, opts.dedupTtlS, opts.retentionS, hook.receivedAt, "", ...fields],
+      [
+        hook.id,
+        opts.dedupTtlS,
+        opts.retentionS,
+        hook.receivedAt,
+        JSON.stringify(meta),
+        JSON.stringify(hook.headers),
+        hook.body,
+      ],
     )) as [number, string?, number?];
     if (reply[0] === 1) return { kind: "new" };
     return {

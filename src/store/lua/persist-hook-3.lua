@@ -10,8 +10,9 @@
   ARGV[2] dedup TTL, seconds
   ARGV[3] retention of the record, seconds
   ARGV[4] received_at, ms
-  ARGV[5] unused (reserved)
-  ARGV[6..] record field, value, field, value, ...
+  ARGV[5] meta JSON (source, tenant, received_at, content type, sha256, keys, sinks)
+  ARGV[6] headers JSON
+  ARGV[7] body bytes
 
   Returns
     {1}                   the record was written
@@ -24,11 +25,7 @@ if not first then
   local pending = redis.call('ZSCORE', KEYS[3], existing) and 1 or 0
   return {0, existing, pending}
 end
-local fields = {}
-for i = 6, #ARGV do
-  fields[#fields + 1] = ARGV[i]
-end
-redis.call('HSET', KEYS[2], unpack(fields))
+redis.call('HSET', KEYS[2], 'meta', ARGV[5], 'hdr', ARGV[6], 'body', ARGV[7])
 redis.call('EXPIRE', KEYS[2], ARGV[3])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 return {1}
