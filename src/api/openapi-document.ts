@@ -1,10 +1,10 @@
 // The OpenAPI 3.1 document of Switchyard's HTTP API, written by hand and kept small: the paths, their
 // auth, status codes and the main fields. SPEC.md is the contract; this is its machine-readable index.
+import { openApiSchemas, ref } from "./openapi-schemas.ts";
 
 const json = (schema: Record<string, unknown>): Record<string, unknown> => ({
   content: { "application/json": { schema } },
 });
-const ref = (name: string): Record<string, unknown> => ({ $ref: `#/components/schemas/${name}` });
 const error = (description: string): Record<string, unknown> => ({ description, ...json(ref("Error")) });
 const admin = [{ bearer: [] }, { basic: [] }];
 const pathParam = (name: string, description: string): Record<string, unknown> => ({
@@ -246,71 +246,6 @@ export const openApiDocument = {
       bearer: { type: "http", scheme: "bearer", description: "An admin token from `admin.tokens`." },
       basic: { type: "http", scheme: "basic", description: "Any user name, an admin token as the password." },
     },
-    schemas: {
-      Error: {
-        type: "object",
-        required: ["error"],
-        properties: {
-          error: {
-            type: "object",
-            required: ["code"],
-            properties: { code: { type: "string" }, message: { type: "string" } },
-          },
-        },
-      },
-      IngestAccepted: {
-        type: "object",
-        properties: { status: { const: "accepted" }, id: { type: "string" } },
-      },
-      IngestDuplicate: {
-        type: "object",
-        properties: {
-          status: { const: "duplicate" },
-          id: { type: "string", description: "Id of the first copy." },
-        },
-      },
-      SinkState: {
-        type: "object",
-        properties: {
-          state: { enum: ["pending", "delivered", "retrying", "dead"] },
-          attempts: { type: "integer" },
-          last_error: { type: "string" },
-          error_class: { enum: ["permanent", "throttled", "transient"] },
-        },
-      },
-      Hook: {
-        type: "object",
-        properties: {
-          id: { type: "string" },
-          source: { type: "string" },
-          tenant: { type: "string" },
-          received_at: { type: "string", format: "date-time" },
-          size: { type: "integer" },
-          sinks: { type: "object", additionalProperties: ref("SinkState") },
-        },
-      },
-      DlqEntry: {
-        type: "object",
-        properties: {
-          id: { type: "string" },
-          hook_id: { type: "string" },
-          source: { type: "string" },
-          sink: { type: "string" },
-          error_class: { enum: ["permanent", "throttled", "transient"] },
-          reason: { type: "string" },
-          attempts: { type: "integer" },
-        },
-      },
-      Replay: {
-        type: "object",
-        properties: {
-          id: { type: "string" },
-          state: { type: "string" },
-          matched: { type: "integer" },
-          moved: { type: "integer" },
-          failed: { type: "integer" },
-        },
-      },
-    },
+    schemas: openApiSchemas,
   },
 } as const;

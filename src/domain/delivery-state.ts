@@ -2,6 +2,12 @@
 import type { ErrorClass } from "./error-class.ts";
 
 export type SinkDeliveryStatus = "pending" | "delivered" | "retrying" | "dead";
+export const SINK_DELIVERY_STATUSES: readonly SinkDeliveryStatus[] = [
+  "pending",
+  "delivered",
+  "retrying",
+  "dead",
+];
 
 export interface SinkDeliveryState {
   readonly state: SinkDeliveryStatus;
