@@ -1,18 +1,15 @@
 // Two processes run the recovery role against one Redis: each scheduled tick runs on one of them only,
 // and two ticks never run at the same time, even when a tick outlasts the interval.
 import { createHash } from "node:crypto";
-import { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterEach, expect, it } from "vitest";
 import { newId } from "../../src/domain/ids.ts";
 import { sinkQueueName } from "../../src/queue/delivery-job.ts";
 import { HookStore } from "../../src/store/hook-store.ts";
-import { Keys } from "../../src/store/keys.ts";
 import { Queue } from "bullmq";
 import {
-  REDIS_URL,
   type TestGateway,
-  deletePrefix,
+  scratchRedis,
   eventually,
   startTestGateway,
   testConfig,
@@ -39,12 +36,8 @@ it("runs each tick once, never two at a time, across two recovery processes", as
     sinks: { out: { type: "http", url: "http://127.0.0.1:9/never-called" } },
     sources: { src: { verify: { type: "none" }, sinks: ["out"] } },
   });
-  const keys = new Keys(config.redis.prefix);
-  const redis = new Redis(REDIS_URL);
-  cleanups.push(async () => {
-    await deletePrefix(redis, config.redis.prefix);
-    redis.disconnect();
-  });
+  const { keys, redis, cleanup } = scratchRedis(config);
+  cleanups.push(cleanup);
 
   // Enough stale records that one tick (one record at a time, 300 per tick) outlasts the 40 ms interval,
   // so the next tick comes due, and goes to the other process, while the first still runs.

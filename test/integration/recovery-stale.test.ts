@@ -1,7 +1,6 @@
 // Stale-lease recovery: a process that died between persisting a hook and adding its sink jobs loses
 // nothing, and recovery never adds a delivery that already exists.
 import { createHash } from "node:crypto";
-import { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterEach, expect, it } from "vitest";
 import type { HookRecord } from "../../src/domain/hook.ts";
@@ -10,13 +9,11 @@ import { startGateway } from "../../src/runtime/gateway.ts";
 import { SinkQueues } from "../../src/queue/sink-queues.ts";
 import { TickLock } from "../../src/recovery/tick-lock.ts";
 import { HookStore } from "../../src/store/hook-store.ts";
-import { Keys } from "../../src/store/keys.ts";
 import { metricValue } from "../support/hooks.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import {
-  REDIS_URL,
   type TestGateway,
-  deletePrefix,
+  scratchRedis,
   eventually,
   startTestGateway,
   testConfig,
@@ -66,13 +63,11 @@ it("re-enqueues a hook persisted before a crash exactly once, and never duplicat
     },
     sources: { src: { verify: { type: "none" }, sinks: ["a", "b"] } },
   });
-  const keys = new Keys(config.redis.prefix);
-  const redis = new Redis(REDIS_URL);
+  const { keys, redis, cleanup } = scratchRedis(config);
   const queues = new SinkQueues(redis, keys, ["a", "b"]);
   cleanups.push(async () => {
     await queues.close();
-    await deletePrefix(redis, config.redis.prefix);
-    redis.disconnect();
+    await cleanup();
   });
   const hooks = new HookStore(redis, keys);
   const opts = { dedupTtlS: 60, retentionS: 600 };
@@ -134,12 +129,8 @@ it("lets only one of two concurrent passes hold the tick lock", async () => {
     sinks: { a: { type: "http", url: "http://127.0.0.1:9/" } },
     sources: { src: { verify: { type: "none" }, sinks: ["a"] } },
   });
-  const keys = new Keys(config.redis.prefix);
-  const redis = new Redis(REDIS_URL);
-  cleanups.push(async () => {
-    await deletePrefix(redis, config.redis.prefix);
-    redis.disconnect();
-  });
+  const { keys, redis, cleanup } = scratchRedis(config);
+  cleanups.push(cleanup);
   const one = new TickLock(redis, keys.recoveryLock, 5_000);
   const two = new TickLock(redis, keys.recoveryLock, 5_000);
   let inside = 0;

@@ -6,6 +6,7 @@ import { type Config, configSchema } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/observability/logger.ts";
 import { Metrics } from "../../src/observability/metrics.ts";
 import { type Gateway, type GatewayOptions, startGateway } from "../../src/runtime/gateway.ts";
+import { Keys } from "../../src/store/keys.ts";
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
@@ -50,6 +51,19 @@ export async function deletePrefix(redis: Redis, prefix: string): Promise<void> 
     cursor = next;
     if (keys.length > 0) await redis.unlink(...keys);
   } while (cursor !== "0");
+}
+
+/** A Redis connection and key builder for a config's prefix, for tests that drive stores directly. */
+export function scratchRedis(config: Config): { keys: Keys; redis: Redis; cleanup: () => Promise<void> } {
+  const redis = new Redis(config.redis.url);
+  return {
+    keys: new Keys(config.redis.prefix),
+    redis,
+    cleanup: async () => {
+      await deletePrefix(redis, config.redis.prefix);
+      redis.disconnect();
+    },
+  };
 }
 
 export async function startTestGateway(config: Config, opts: GatewayOptions = {}): Promise<TestGateway> {
