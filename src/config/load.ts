@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseDocument } from "yaml";
 import type { z } from "zod";
+import { type EnvDefault, applyEnvDefaults, envSourceOf } from "./env-defaults.ts";
 import { InterpolationError, interpolate } from "./interpolate.ts";
 import { type Config, configSchema } from "./schema.ts";
 
@@ -33,11 +34,18 @@ function formatPath(path: readonly PropertyKey[]): string {
   return path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".") || "(root)";
 }
 
-function formatIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+function formatIssues(error: z.ZodError, fromEnv: readonly EnvDefault[]): string[] {
+  return error.issues.map((issue) => {
+    const variable = envSourceOf(issue.path, fromEnv);
+    const origin = variable === undefined ? "" : ` (from environment variable ${variable})`;
+    return `${formatPath(issue.path)}: ${issue.message}${origin}`;
+  });
 }
 
-/** Parse and validate config text; `file` is only used in messages. */
+/**
+ * Parse and validate config text; `file` is only used in messages. `env` feeds `${VAR}` references
+ * and the keys the file omits that a platform sets (PORT, REDIS_URL, LOG_LEVEL).
+ */
 export function parseConfig(
   text: string,
   file: string,
@@ -58,8 +66,11 @@ export function parseConfig(
       doc.errors.map((e) => e.message),
     );
   }
-  const result = configSchema.safeParse(doc.toJS() ?? {});
-  if (!result.success) throw new ConfigError(`${file}: invalid config`, file, formatIssues(result.error));
+  const filled = applyEnvDefaults(doc.toJS() ?? {}, env);
+  const result = configSchema.safeParse(filled.doc);
+  if (!result.success) {
+    throw new ConfigError(`${file}: invalid config`, file, formatIssues(result.error, filled.applied));
+  }
   return result.data;
 }
 

@@ -142,14 +142,24 @@ const adminToken = z.union([
   }),
 ]);
 
+/** pino's levels; `silent` turns the log off. */
+export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+// The constant defaults below are the last resort: the loader first fills `http.port`, `redis.url`
+// and `log_level` from PORT, REDIS_URL and LOG_LEVEL when the file leaves them out (env-defaults.ts).
 export const configSchema = z
   .object({
+    log_level: z.enum(LOG_LEVELS).default("info"),
     redis: z
       .object({
-        url: z.string().regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL"),
+        url: z
+          .string()
+          .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+          .default("redis://127.0.0.1:6379"),
         prefix: name.default("sy"),
       })
-      .prefault({ url: "redis://127.0.0.1:6379" }),
+      .prefault({}),
     http: z
       .object({
         port: z.coerce.number().int().min(0).max(65535).default(3000),

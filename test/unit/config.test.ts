@@ -1,7 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/run.ts";
 import { BUNDLED_CONFIG, ConfigError, loadConfig, parseConfig } from "../../src/config/load.ts";
 import { interpolate } from "../../src/config/interpolate.ts";
 import { redact } from "../../src/config/redact.ts";
+import { createLogger } from "../../src/observability/logger.ts";
 
 describe("interpolation", () => {
   it("reads ${VAR} and ${VAR:-default} from the environment", () => {
@@ -75,6 +81,116 @@ sources: { s: { verify: { type: none }, sinks: [out] } }
     expect(Object.keys(c.sources)).toEqual(["demo", "github_demo"]);
     expect(c.sources.github_demo?.verify.type).toBe("github");
     expect(c.sinks.audit?.type).toBe("log");
+  });
+});
+
+describe("platform environment (PORT, REDIS_URL, LOG_LEVEL)", () => {
+  const bare = `
+sinks: { out: { type: http, url: "http://localhost:9000/in" } }
+sources: { s: { verify: { type: none }, sinks: [out] } }
+`;
+  const withKeys = `log_level: warn
+redis: { url: "redis://file-host:6379", prefix: mine }
+http: { port: 8080, host: 127.0.0.1 }
+${bare}`;
+  const env = { PORT: "5123", REDIS_URL: "redis://10.0.0.7:6390", LOG_LEVEL: "debug" };
+
+  function configError(text: string, vars: Record<string, string>): string {
+    try {
+      parseConfig(text, "x.yaml", vars);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as Error).message;
+    }
+    return expect.unreachable();
+  }
+
+  it("uses the built-in defaults when neither the file nor the environment says", () => {
+    const c = parseConfig(bare, "x.yaml", {});
+    expect(c.http.port).toBe(3000);
+    expect(c.redis.url).toBe("redis://127.0.0.1:6379");
+    expect(c.log_level).toBe("info");
+  });
+
+  it("takes http.port from PORT when the file omits it", () => {
+    expect(parseConfig(bare, "x.yaml", env).http.port).toBe(5123);
+    const sectionWithoutPort = `http: { host: 127.0.0.1 }\n${bare}`;
+    expect(parseConfig(sectionWithoutPort, "x.yaml", env).http).toMatchObject({
+      port: 5123,
+      host: "127.0.0.1",
+    });
+  });
+
+  it("takes redis.url from REDIS_URL when the file omits it", () => {
+    expect(parseConfig(bare, "x.yaml", env).redis.url).toBe("redis://10.0.0.7:6390");
+    const sectionWithoutUrl = `redis: { prefix: mine }\n${bare}`;
+    expect(parseConfig(sectionWithoutUrl, "x.yaml", env).redis).toEqual({
+      url: "redis://10.0.0.7:6390",
+      prefix: "mine",
+    });
+    expect(parseConfig(sectionWithoutUrl, "x.yaml", {}).redis.url).toBe("redis://127.0.0.1:6379");
+  });
+
+  it("takes log_level from LOG_LEVEL when the file omits it", () => {
+    expect(parseConfig(bare, "x.yaml", env).log_level).toBe("debug");
+  });
+
+  it("gives the logger the level the config decided", () => {
+    expect(createLogger({ level: parseConfig(bare, "x.yaml", env).log_level }).level).toBe("debug");
+  });
+
+  it("keeps the values written in the file over the environment", () => {
+    const c = parseConfig(withKeys, "x.yaml", env);
+    expect(c.http.port).toBe(8080);
+    expect(c.redis.url).toBe("redis://file-host:6379");
+    expect(c.log_level).toBe("warn");
+  });
+
+  it("treats an empty variable as unset", () => {
+    const c = parseConfig(bare, "x.yaml", { PORT: "", REDIS_URL: "", LOG_LEVEL: "" });
+    expect([c.http.port, c.redis.url, c.log_level]).toEqual([3000, "redis://127.0.0.1:6379", "info"]);
+  });
+
+  it("rejects an invalid PORT under http.port, saying it came from the environment", () => {
+    for (const port of ["abc", "70000", "80.5"]) {
+      expect(configError(bare, { PORT: port })).toMatch(/http\.port: .*\(from environment variable PORT\)/);
+    }
+  });
+
+  it("rejects an invalid REDIS_URL or LOG_LEVEL under its key path", () => {
+    expect(configError(bare, { REDIS_URL: "localhost:6379" })).toMatch(
+      /redis\.url: must be a redis:\/\/ or rediss:\/\/ URL \(from environment variable REDIS_URL\)/,
+    );
+    expect(configError(bare, { LOG_LEVEL: "loud" })).toMatch(/log_level: .*LOG_LEVEL/);
+  });
+
+  it("does not blame the environment for an invalid value written in the file", () => {
+    const message = configError(withKeys.replace("8080", "99999"), env);
+    expect(message).toContain("http.port: ");
+    expect(message).not.toContain("environment variable");
+  });
+
+  it("print-config shows the values taken from the environment", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sy-print-config-"));
+    try {
+      const file = join(dir, "switchyard.yaml");
+      writeFileSync(file, bare);
+      const stdout = new PassThrough();
+      let printed = "";
+      stdout.on("data", (d: Buffer) => (printed += d.toString()));
+      const io = { stdout, stderr: new PassThrough(), env };
+      expect(await runCli(["print-config", file, "--json"], io)).toBe(0);
+      const shown = JSON.parse(printed) as {
+        http: { port: number };
+        redis: { url: string };
+        log_level: string;
+      };
+      expect(shown.http.port).toBe(5123);
+      expect(shown.redis.url).toBe("redis://10.0.0.7:6390");
+      expect(shown.log_level).toBe("debug");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
