@@ -1,6 +1,8 @@
 // One pino logger for the process. Redaction is a second line of defence: code never logs bodies or secrets,
 // and these paths catch the places where a whole config or header set might slip into a line.
+// The level comes from the loaded config (`log_level`, fed by LOG_LEVEL), so one place decides it.
 import { pino } from "pino";
+import type { LogLevel } from "../config/schema.ts";
 
 export type Logger = pino.Logger;
 
@@ -22,10 +24,10 @@ const REDACT = [
   "*.body",
 ];
 
-export function createLogger(opts: { level?: string; name?: string } = {}): Logger {
+export function createLogger(opts: { level: LogLevel; name?: string }): Logger {
   return pino({
     name: opts.name ?? "switchyard",
-    level: opts.level ?? process.env.LOG_LEVEL ?? "info",
+    level: opts.level,
     redact: { paths: REDACT, censor: "[redacted]" },
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,

@@ -18,7 +18,6 @@ export interface BootOptions {
 const EXIT_UNAVAILABLE = 69;
 
 export async function boot(opts: BootOptions): Promise<void> {
-  const logger = createLogger();
   let config: Config;
   let roles: Role[];
   try {
@@ -28,6 +27,7 @@ export async function boot(opts: BootOptions): Promise<void> {
     process.stderr.write(`switchyard: ${(err as Error).message}\n`);
     process.exit(err instanceof ConfigError ? EX_CONFIG : 64);
   }
+  const logger = createLogger({ level: config.log_level });
 
   const hasAdminToken = config.admin.tokens.some((t) => (typeof t === "string" ? t : t.token).length > 0);
   if (!hasAdminToken) {

@@ -43,7 +43,7 @@ export interface Gateway {
 
 export async function startGateway(config: Config, opts: GatewayOptions = {}): Promise<Gateway> {
   const roles = new Set(opts.roles ?? ALL_ROLES);
-  const logger = opts.logger ?? createLogger();
+  const logger = opts.logger ?? createLogger({ level: config.log_level });
   const metrics = opts.metrics ?? new Metrics({ defaultMetrics: true });
   const life = new Lifecycle(logger);
   const keys = new Keys(config.redis.prefix);
