@@ -1,8 +1,8 @@
 // The response shapes /openapi.json refers to, kept beside the path list in openapi-document.ts. Enums come
 // from the code that defines them, so the document cannot drift from what the API answers.
-import { SINK_DELIVERY_STATUSES } from "../domain/delivery-state.ts";
 import { ERROR_CLASSES } from "../domain/error-class.ts";
-import { REPLAY_STATES } from "../recovery/replay-filter.ts";
+import { REPLAY_STATES } from "../domain/replay.ts";
+import { DELIVERY_VIEW_STATES } from "./views.ts";
 
 /** A `$ref` to one of the schemas below. */
 export const ref = (name: string): Record<string, unknown> => ({ $ref: `#/components/schemas/${name}` });
@@ -26,15 +26,19 @@ export const openApiSchemas = {
   },
   SinkState: {
     type: "object",
+    description: "One delivery (a row of the delivery ledger).",
     properties: {
-      state: { enum: SINK_DELIVERY_STATUSES },
+      delivery_id: string,
+      state: { enum: DELIVERY_VIEW_STATES },
       attempts: integer,
       first_attempt_at: instant,
       last_attempt_at: instant,
       next_attempt_at: instant,
       delivered_at: instant,
+      dead_at: instant,
       last_error: string,
       error_class: { enum: ERROR_CLASSES },
+      last_status_code: integer,
       replay_id: string,
       dlq_id: string,
     },
@@ -58,13 +62,16 @@ export const openApiSchemas = {
   DlqEntry: {
     type: "object",
     properties: {
-      id: string,
+      id: { ...string, description: "The delivery id (dl_…)." },
       hook_id: string,
+      event_id: string,
       source: string,
       tenant: string,
       sink: string,
+      endpoint: string,
       error_class: { enum: ERROR_CLASSES },
       reason: string,
+      status_code: integer,
       attempts: integer,
       first_attempt_at: instant,
       last_attempt_at: instant,

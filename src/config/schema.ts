@@ -158,6 +158,11 @@ export const configSchema = z
           .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
           .default("redis://127.0.0.1:6379"),
         prefix: name.default("sy"),
+        /**
+         * Refuse to start on a Redis whose maxmemory-policy could evict records (anything but
+         * noeviction); off, it is a loud warning.
+         */
+        require_noeviction: z.boolean().default(false),
       })
       .prefault({}),
     http: z
@@ -172,8 +177,19 @@ export const configSchema = z
     durability: z
       .object({ wait_replicas: nonNegativeInt.default(0), wait_timeout_ms: positiveInt.default(1000) })
       .prefault({}),
-    /** How long hook records (and so DLQ entries and claims) are kept. */
+    /**
+     * How long a record, its deliveries and their DLQ entries are kept after their LAST change (a live
+     * delivery keeps its record alive however long it takes).
+     */
     retention_s: positiveInt.default(604_800),
+    recovery: z
+      .object({
+        /** Time between recovery ticks (reconcile, trim). */
+        interval_ms: positiveInt.default(30_000),
+        /** A row pending, or overdue, this long with nothing happening to it is re-enqueued. */
+        stale_after_ms: positiveInt.default(60_000),
+      })
+      .prefault({}),
     admin: z.object({ tokens: z.array(adminToken).default([]) }).prefault({}),
     dispatch: z
       .object({
@@ -191,6 +207,33 @@ export const configSchema = z
     sources: z.record(name, source),
   })
   .superRefine((cfg, ctx) => {
+    // A delivery may retry for max_elapsed_ms and a duplicate is recognised for dedup_ttl_s: a record
+    // kept for less than either would vanish under a live delivery or let a duplicate through.
+    const retentionMs = cfg.retention_s * 1000;
+    if (retentionMs < cfg.dispatch.retry.max_elapsed_ms) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["retention_s"],
+        message: `${cfg.retention_s} s is shorter than dispatch.retry.max_elapsed_ms (${cfg.dispatch.retry.max_elapsed_ms} ms)`,
+      });
+    }
+    for (const [sourceName, src] of Object.entries(cfg.sources)) {
+      const elapsed = src.retry?.max_elapsed_ms;
+      if (elapsed !== undefined && retentionMs < elapsed) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["sources", sourceName, "retry", "max_elapsed_ms"],
+          message: `${elapsed} ms is longer than retention_s (${cfg.retention_s} s)`,
+        });
+      }
+      if (src.dedup_ttl_s > cfg.retention_s) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["sources", sourceName, "dedup_ttl_s"],
+          message: `${src.dedup_ttl_s} s is longer than retention_s (${cfg.retention_s} s)`,
+        });
+      }
+    }
     for (const [sourceName, src] of Object.entries(cfg.sources)) {
       src.sinks.forEach((sinkName, i) => {
         if (!(sinkName in cfg.sinks)) {

@@ -1,18 +1,20 @@
-// One delivery attempt, in named phases: load the hook → ask the breaker → call the sink → record the
-// outcome → tell BullMQ (done, retry after N ms, park without spending an attempt, or dead-letter).
-import { DelayedError, type Job, UnrecoverableError } from "bullmq";
+// One delivery attempt of an inbound hook to a sink, in named phases: ask the breaker (no I/O, so a
+// parked job never reads the body) → claim the row (lease + fencing token, and the record, in one
+// round trip) → call the sink → record the outcome through the fenced ledger → tell BullMQ (done,
+// parked until the next attempt, or failed for good). The ledger row, never the job, holds the state.
+import type { Job } from "bullmq";
 import type { Config, RetryConfig } from "../config/schema.ts";
-import type { SinkDeliveryState } from "../domain/delivery-state.ts";
 import { type DeliveryResult, type SinkFailure, errorClassOf } from "../domain/error-class.ts";
 import type { ClaimRef, Delivery, HookRecord } from "../domain/hook.ts";
+import type { HookId } from "../domain/ids.ts";
 import { type Random, decideRetry } from "../domain/retry-policy.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { DeliveryJobData } from "../queue/delivery-job.ts";
 import type { Sink } from "../sinks/sink.ts";
-import type { DlqStore } from "../store/dlq-store.ts";
-import type { HookStore, StoredHook } from "../store/hook-store.ts";
-import { RetryLater } from "./retry-later.ts";
+import type { ClaimResult, DeliveryStore, Finish } from "../store/delivery-store.ts";
+import { HOOK_ATTEMPT_FIELDS, toHookRecord } from "../store/hook-store.ts";
+import { deadLetterError, parkJob, withJitter } from "./bullmq-control.ts";
 import { type InFlightAttempts, safeDeliver } from "./safe-deliver.ts";
 import type { SinkBreaker } from "./sink-breaker.ts";
 
@@ -20,8 +22,7 @@ export interface ProcessorDeps {
   readonly config: Config;
   readonly sink: Sink;
   readonly breaker: SinkBreaker;
-  readonly hooks: HookStore;
-  readonly dlq: DlqStore;
+  readonly ledger: DeliveryStore;
   readonly metrics: Metrics;
   readonly logger: Logger;
   /** The claim every sink of the hook's source gets, if its body is large. */
@@ -34,14 +35,8 @@ export interface ProcessorDeps {
 
 export type DeliveryJob = Job<DeliveryJobData, void, string>;
 
-/**
- * BullMQ stores a failed attempt's stack on the job, and Bull Board shows it: ours would only repeat
- * the reason and leak server paths, so the errors we throw carry their message alone.
- */
-function bare<E extends Error>(err: E): E {
-  err.stack = `${err.name}: ${err.message}`;
-  return err;
-}
+/** How long a job waits when the ledger could not be read (Redis away): no attempt is spent. */
+const STORE_PARK_MS = 2000;
 
 /** Build the BullMQ processor of one sink's queue. */
 export function createDeliveryProcessor(
@@ -49,159 +44,243 @@ export function createDeliveryProcessor(
 ): (job: DeliveryJob, token?: string) => Promise<void> {
   const now = deps.now ?? Date.now;
   const random = deps.random ?? Math.random;
-  const { sink, breaker, metrics } = deps;
+  const { sink, breaker, metrics, ledger, config } = deps;
   // Label lookups cost a hash per call: keep the hot path's children.
   const okAttempts = metrics.dispatchAttempts.labels({ sink: sink.name, result: "ok" });
   const latency = metrics.deliveryLatency.labels({ sink: sink.name });
+  // A lease outlives the BullMQ lock a little, so a job BullMQ hands to another worker after a crash
+  // finds the lease expired, or waits (parked) for it; running attempts renew it.
+  const leaseMs = config.dispatch.lock_ms;
 
   const retryPolicy = (source: string): RetryConfig => ({
-    ...deps.config.dispatch.retry,
-    ...deps.config.sources[source]?.retry,
+    ...config.dispatch.retry,
+    ...config.sources[source]?.retry,
   });
 
   return async (job, token) => {
-    const { hookId, replayId } = job.data;
-    const attempt = job.attemptsMade + 1;
+    const { d: id, p } = job.data;
+    const parentId = p as HookId;
 
-    // Phase 1: load. A record that is gone (retention passed) can never be delivered.
-    const stored = await deps.hooks.load(hookId, sink.name);
-    if (!stored) {
-      metrics.dispatchAttempts.inc({ sink: sink.name, result: "missing" });
-      throw bare(new UnrecoverableError(`hook ${hookId} no longer exists (retention passed)`));
-    }
-    const previous = stored.sinkStates[sink.name];
-    const sameRun = previous?.replay_id === replayId;
-    if (previous?.state === "delivered" && sameRun) return; // re-added by recovery after success
-
-    // Phase 2: breaker. While open, park the job without spending an attempt.
+    // Phase 1: breaker. While open, park the job without reading anything or spending an attempt.
     const gate = breaker.gate();
     if (!gate.pass) {
       metrics.dispatchAttempts.inc({ sink: sink.name, result: "parked" });
-      await job.moveToDelayed(gate.parkUntil, token);
-      throw new DelayedError(`breaker open for sink ${sink.name}`);
+      return parkJob(
+        job,
+        token,
+        withJitter(gate.parkUntil, now(), random),
+        `breaker open for sink ${sink.name}`,
+      );
     }
 
-    // Phase 3: call the sink.
-    const delivery: Delivery = {
-      hook: stored.hook,
-      sink: sink.name,
-      attempt,
-      replayId,
-      claim: deps.claimFor(stored.hook),
-    };
-    const startedAt = now();
-    const result = await breaker.run(
-      () => safeDeliver(sink, delivery, deps.config.dispatch.attempt_timeout_ms, deps.inFlight),
-      gate.probe,
-    );
-    const finishedAt = now();
-    const firstAttemptAt = (sameRun && previous?.first_attempt_at) || startedAt;
+    // Phase 2: claim the row, reading the record with it.
+    let claim: ClaimResult;
+    try {
+      claim = await claimOnce(job, token, id, parentId);
+    } catch (err) {
+      breaker.release(gate);
+      deps.logger.warn({ delivery_id: id, err: (err as Error).message }, "could not claim a delivery");
+      return parkJob(job, token, now() + STORE_PARK_MS, "delivery store unavailable");
+    }
+    if (claim.kind !== "ok") {
+      breaker.release(gate);
+      switch (claim.kind) {
+        case "leased":
+          // Another worker's attempt is (or was, until its lease runs out) in flight.
+          return parkJob(
+            job,
+            token,
+            withJitter(claim.until, now(), random),
+            "another worker holds the lease",
+          );
+        case "missing":
+          metrics.dispatchAttempts.inc({ sink: sink.name, result: "missing" });
+          deps.logger.warn(
+            { delivery_id: id, hook_id: parentId, sink: sink.name },
+            "job names no delivery row",
+          );
+          return;
+        case "delivered":
+        case "dead":
+          return;
+      }
+    }
+    const row = { id, parentId, target: { kind: "sink" as const, name: sink.name } };
+    const writer = { fence: claim.fence };
+    const hook = toHookRecord(parentId, ...(claim.parent as [Buffer?, Buffer?, Buffer?]));
+    if (!hook) {
+      breaker.release(gate);
+      await record({ ...row, source: "unknown", tenant: undefined }, writer, {
+        outcome: "dead",
+        reason: "the hook record is gone",
+        errorClass: "permanent",
+      });
+      throw deadLetterError("the hook record is gone");
+    }
+    const ledgerRow = { ...row, source: hook.source, tenant: hook.tenant };
     const log = {
-      hook_id: hookId,
-      source: stored.hook.source,
-      tenant: stored.hook.tenant,
+      hook_id: hook.id,
+      delivery_id: id,
+      source: hook.source,
+      tenant: hook.tenant,
       sink: sink.name,
-      attempt,
-      replay_id: replayId,
-      duration_ms: finishedAt - startedAt,
+      attempt: claim.attempt,
+      replay_id: claim.replayId,
     };
 
-    // Phase 4: record the outcome and hand it to BullMQ.
+    // The budget is the current config's, read against the row: workers that died mid-attempt spent
+    // attempts too, and a lowered max_attempts applies to deliveries already in flight.
+    const policy = retryPolicy(hook.source);
+    const startedAt = now();
+    if (claim.attempt > policy.max_attempts) {
+      breaker.release(gate);
+      const reason = `out of attempts before attempt ${claim.attempt} (interrupted attempts or a lowered max_attempts)`;
+      return deadLetter(ledgerRow, writer, hook, { kind: "transient", reason }, log, "attempts", false);
+    }
+
+    // Phase 3: call the sink, renewing the lease while the attempt runs long.
+    const delivery: Delivery = {
+      hook,
+      sink: sink.name,
+      attempt: claim.attempt,
+      replayId: claim.replayId,
+      claim: deps.claimFor(hook),
+    };
+    const renewal = setInterval(
+      () => {
+        ledger.renew(id, claim.fence, now() + leaseMs).catch(() => undefined);
+      },
+      Math.max(250, Math.floor(leaseMs / 2)),
+    );
+    let result: DeliveryResult;
+    try {
+      result = await breaker.run(
+        () => safeDeliver(sink, delivery, config.dispatch.attempt_timeout_ms, deps.inFlight),
+        gate.probe,
+      );
+    } finally {
+      clearInterval(renewal);
+    }
+    const finishedAt = now();
+    const attemptLog = { ...log, duration_ms: finishedAt - startedAt };
+
+    // Phase 4: record the outcome, then hand it to BullMQ.
     if (result.ok) {
-      await onSuccess(stored, replayId, attempt, firstAttemptAt, finishedAt);
-      deps.logger.info({ ...log, result: "ok" }, "delivered");
+      okAttempts.inc();
+      latency.observe((finishedAt - hook.receivedAt) / 1000);
+      if (await record(ledgerRow, writer, { outcome: "delivered" }, finishedAt))
+        deps.logger.info({ ...attemptLog, result: "ok" }, "delivered");
       return;
     }
-    await onFailure(stored, replayId, result, attempt, firstAttemptAt, finishedAt, log);
-  };
-
-  async function onSuccess(
-    stored: StoredHook,
-    replayId: string | undefined,
-    attempt: number,
-    firstAttemptAt: number,
-    at: number,
-  ): Promise<void> {
-    const { hook } = stored;
-    okAttempts.inc();
-    latency.observe((at - hook.receivedAt) / 1000);
-    const state: SinkDeliveryState = {
-      state: "delivered",
-      attempts: attempt,
-      first_attempt_at: firstAttemptAt,
-      last_attempt_at: at,
-      delivered_at: at,
-      ...(replayId ? { replay_id: replayId } : {}),
-    };
-    await deps.hooks.setSinkState(hook.id, sink.name, state);
-    if (stored.sinkStates[sink.name]?.state === "dead") await deps.dlq.remove(`${hook.id}-${sink.name}`);
-  }
-
-  async function onFailure(
-    stored: StoredHook,
-    replayId: string | undefined,
-    result: Extract<DeliveryResult, { ok: false }>,
-    attempt: number,
-    firstAttemptAt: number,
-    at: number,
-    log: Record<string, unknown>,
-  ): Promise<never> {
-    const { hook } = stored;
     const failure: SinkFailure = result.failure;
+    if (failure.kind === "transient" && failure.cancelled) {
+      // This process is stopping: hand the delivery back as it was, unattempted.
+      await record(ledgerRow, writer, { outcome: "release" }, finishedAt);
+      deps.logger.info({ ...attemptLog, result: "cancelled" }, "attempt handed back");
+      return parkJob(job, token, finishedAt, "worker shutting down");
+    }
     const errorClass = errorClassOf(failure);
     metrics.dispatchAttempts.inc({ sink: sink.name, result: errorClass });
     const decision = decideRetry({
       failure,
-      attempt,
-      firstAttemptAt,
-      now: at,
-      policy: retryPolicy(hook.source),
-      maxRetryAfterMs: deps.config.dispatch.max_retry_after_ms,
+      attempt: claim.attempt,
+      firstAttemptAt: claim.firstAttemptAt,
+      now: finishedAt,
+      policy,
+      maxRetryAfterMs: config.dispatch.max_retry_after_ms,
       random,
     });
-    const base: Omit<SinkDeliveryState, "state"> = {
-      attempts: attempt,
-      first_attempt_at: firstAttemptAt,
-      last_attempt_at: at,
-      last_error: failure.reason,
-      error_class: errorClass,
-      ...(replayId ? { replay_id: replayId } : {}),
-    };
-    if (decision.kind === "retry") {
-      const next = at + decision.delayMs;
-      await deps.hooks.setSinkState(hook.id, sink.name, {
-        state: "retrying",
-        ...base,
-        next_attempt_at: next,
-      });
-      deps.logger.warn(
-        { ...log, result: errorClass, reason: failure.reason, retry_in_ms: decision.delayMs },
-        "attempt failed",
+    if (decision.kind === "dead")
+      return deadLetter(ledgerRow, writer, hook, failure, attemptLog, decision.why);
+    const next = finishedAt + decision.delayMs;
+    const written = await record(
+      ledgerRow,
+      writer,
+      {
+        outcome: "retrying",
+        nextAttemptAt: next,
+        reason: failure.reason,
+        errorClass,
+        statusCode: failure.statusCode,
+      },
+      finishedAt,
+    );
+    if (!written) return;
+    deps.logger.warn(
+      { ...attemptLog, result: errorClass, reason: failure.reason, retry_in_ms: decision.delayMs },
+      "attempt failed",
+    );
+    return parkJob(job, token, next, failure.reason);
+  };
+
+  /** Claim, reviving first a dead row whose failed job an operator has retried (Bull Board). */
+  async function claimOnce(
+    job: DeliveryJob,
+    token: string | undefined,
+    id: DeliveryJobData["d"],
+    parentId: HookId,
+  ): Promise<ClaimResult> {
+    const claim = () =>
+      ledger.claim(
+        id,
+        ledger.keys.hook(parentId),
+        token ?? String(job.id),
+        leaseMs,
+        HOOK_ATTEMPT_FIELDS,
+        now(),
       );
-      throw bare(new RetryLater(failure.reason, decision.delayMs));
+    const first = await claim();
+    if (first.kind !== "dead") return first;
+    const row = await ledger.get(id);
+    if (!row || (await ledger.revive(row, undefined, Infinity, now())) !== "moved") return first;
+    deps.logger.info(
+      { delivery_id: id, hook_id: parentId, sink: sink.name },
+      "dead delivery retried by an operator",
+    );
+    return claim();
+  }
+
+  /** Write an outcome; a refusal means another worker owns the row now, which is counted, not an error. */
+  async function record(
+    row: Parameters<DeliveryStore["finish"]>[0],
+    writer: { fence: number },
+    finish: Finish,
+    at = now(),
+  ): Promise<boolean> {
+    const written = await ledger.finish(row, writer, finish, at);
+    if (!written) {
+      metrics.fencedWrites.inc({ sink: sink.name });
+      deps.logger.warn(
+        { delivery_id: row.id, sink: sink.name, outcome: finish.outcome },
+        "outcome refused: the lease was lost to another worker",
+      );
     }
-    // Count first: whoever sees the dead state (an alert, a test) sees the metrics too.
+    return written;
+  }
+
+  async function deadLetter(
+    row: Parameters<DeliveryStore["finish"]>[0],
+    writer: { fence: number },
+    hook: HookRecord,
+    failure: SinkFailure,
+    log: Record<string, unknown>,
+    why: string,
+    attempted = true,
+  ): Promise<never> {
+    const errorClass = errorClassOf(failure);
+    // Count first: whoever sees the dead row (an alert, a test) sees the metrics too.
     metrics.deadLettered.inc({ source: hook.source, sink: sink.name, error_class: errorClass });
     if (failure.kind === "permanent" && failure.config) metrics.configErrors.inc({ sink: sink.name });
-    await deps.hooks.setSinkState(hook.id, sink.name, { state: "dead", ...base });
-    await deps.dlq.add({
-      id: `${hook.id}-${sink.name}`,
-      hook_id: hook.id,
-      source: hook.source,
-      tenant: hook.tenant,
-      sink: sink.name,
-      error_class: errorClass,
-      reason: failure.reason,
-      attempts: attempt,
-      first_attempt_at: firstAttemptAt,
-      last_attempt_at: at,
-      dead_at: at,
-      ...(replayId ? { replay_id: replayId } : {}),
-    });
-    deps.logger.error(
-      { ...log, result: errorClass, reason: failure.reason, why: decision.why },
-      "dead-lettered",
-    );
-    throw bare(new UnrecoverableError(`${errorClass}: ${failure.reason}`));
+    if (
+      await record(row, writer, {
+        outcome: "dead",
+        reason: failure.reason,
+        errorClass,
+        statusCode: failure.statusCode,
+        attempted,
+      })
+    )
+      deps.logger.error({ ...log, result: errorClass, reason: failure.reason, why }, "dead-lettered");
+    throw deadLetterError(`${errorClass}: ${failure.reason}`);
   }
 }

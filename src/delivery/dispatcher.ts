@@ -1,32 +1,34 @@
-// The worker side of dispatch: one BullMQ Worker per sink, each with its own concurrency, breaker and
-// sink instance, so a sink that hangs or fails only ever occupies its own pool.
+// The worker side of inbound dispatch: one BullMQ Worker per sink, each with its own concurrency,
+// breaker and sink instance, so a sink that hangs or fails only ever occupies its own pool.
 import { Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Config } from "../config/schema.ts";
+import type { HookId } from "../domain/ids.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import { type DeliveryJobData, parseDeliveryJobId, sinkQueueName } from "../queue/delivery-job.ts";
+import { type DeliveryJobData, sinkQueueName } from "../queue/delivery-job.ts";
 import type { Sink } from "../sinks/sink.ts";
-import type { DlqStore } from "../store/dlq-store.ts";
-import type { HookStore } from "../store/hook-store.ts";
+import type { DeliveryStore } from "../store/delivery-store.ts";
 import type { Keys } from "../store/keys.ts";
 import { claimFor, smallestInlineLimit } from "./claim.ts";
 import { type DeliveryJob, createDeliveryProcessor } from "./delivery-processor.ts";
-import { backoffFromError } from "./retry-later.ts";
 import { InFlightAttempts } from "./safe-deliver.ts";
 import { type BreakerStateName, SinkBreaker } from "./sink-breaker.ts";
 
 export interface DispatcherDeps {
   readonly config: Config;
   readonly keys: Keys;
+  /** BullMQ's connection (blocking commands, retried across reconnects). */
   readonly connection: Redis;
+  /** The ledger, on a connection that waits out a Redis blip rather than failing an attempt. */
+  readonly ledger: DeliveryStore;
   readonly sinks: ReadonlyMap<string, Sink>;
-  readonly hooks: HookStore;
-  readonly dlq: DlqStore;
   readonly metrics: Metrics;
   readonly logger: Logger;
   /** Base URL of the claim-check endpoint. */
   readonly publicUrl: () => string;
+  /** Times BullMQ may find a job stalled (its worker died) before failing it; tests lower it. */
+  readonly maxStalledCount?: number;
 }
 
 const STALLED_TOO_OFTEN = "stalled more than allowable limit";
@@ -72,50 +74,48 @@ export class Dispatcher {
   ): Worker<DeliveryJobData, void, string> {
     const { config, keys, connection, logger } = this.deps;
     const lockMs = config.dispatch.lock_ms;
-    const worker = new Worker<DeliveryJobData, void, string>(sinkQueueName(sink.name), processor, {
+    const queue = sinkQueueName(sink.name);
+    const worker = new Worker<DeliveryJobData, void, string>(queue, processor, {
       connection,
-      prefix: keys.base,
+      prefix: keys.queuePrefix(queue),
       concurrency: config.sinks[sink.name]?.concurrency ?? config.dispatch.concurrency,
-      // A dead worker's jobs come back after at most lock + stalled interval (SPEC: within 15 s).
+      // A dead worker's jobs come back after at most lock + stalled interval (within 15 s by default).
       lockDuration: lockMs,
       stalledInterval: Math.max(1000, Math.floor(lockMs / 2)),
-      maxStalledCount: 5,
-      settings: { backoffStrategy: backoffFromError },
+      maxStalledCount: this.deps.maxStalledCount ?? 5,
     });
     worker.on("error", (err) => logger.error({ sink: sink.name, err: err.message }, "worker error"));
     worker.on("failed", (job, err) => {
-      // Our own dead-letter decisions are indexed by the processor; a job BullMQ failed by itself
-      // (it stalled too often: a poison hook that kills workers) still needs its DLQ entry.
+      // Our own dead letters are recorded by the processor. A job BullMQ failed by itself (it stalled
+      // too often: a poison hook that kills workers) still owes its row an ending.
       if (job && err.message.includes(STALLED_TOO_OFTEN))
-        void this.indexBullmqFailure(job.id, err.message, job.attemptsMade);
+        void this.deadLetterStalled(sink.name, job.data, err.message);
     });
     return worker;
   }
 
-  private async indexBullmqFailure(
-    jobId: string | undefined,
-    reason: string,
-    attempts: number,
-  ): Promise<void> {
-    const parsed = jobId ? parseDeliveryJobId(jobId) : undefined;
-    if (!parsed || !jobId) return;
-    const stored = await this.deps.hooks.load(parsed.hookId).catch(() => undefined);
-    const now = Date.now();
-    await this.deps.dlq
-      .add({
-        id: jobId,
-        hook_id: parsed.hookId,
-        source: stored?.hook.source ?? "unknown",
-        tenant: stored?.hook.tenant,
-        sink: parsed.sink,
-        error_class: "transient",
+  private async deadLetterStalled(sink: string, data: DeliveryJobData, reason: string): Promise<void> {
+    const { ledger, metrics, logger } = this.deps;
+    try {
+      const row = await ledger.get(data.d);
+      if (!row || (row.state !== "pending" && row.state !== "sending" && row.state !== "retrying")) return;
+      metrics.deadLettered.inc({ source: row.source, sink, error_class: "transient" });
+      const written = await ledger.finish(row, "unfenced", {
+        outcome: "dead",
         reason,
-        attempts,
-        first_attempt_at: stored?.sinkStates[parsed.sink]?.first_attempt_at ?? now,
-        last_attempt_at: now,
-        dead_at: now,
-      })
-      .catch((err: Error) => this.deps.logger.error({ err: err.message }, "could not index a failed job"));
+        errorClass: "transient",
+      });
+      if (written)
+        logger.error(
+          { delivery_id: row.id, hook_id: row.parentId as HookId, sink, attempts: row.attempts, reason },
+          "dead-lettered",
+        );
+    } catch (err) {
+      logger.error(
+        { delivery_id: data.d, err: (err as Error).message },
+        "could not dead-letter a stalled job",
+      );
+    }
   }
 
   /** Stop taking jobs and wait for in-flight attempts, at most `graceMs`; then hand the rest back. */
@@ -123,8 +123,8 @@ export class Dispatcher {
     const graceful = Promise.all(this.workers.map((w) => w.close()));
     const timeout = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), graceMs).unref());
     if ((await Promise.race([graceful, timeout])) === "timeout") {
-      // Abort what is still running: each attempt ends transient and its job is retried, by this
-      // process's successor or another worker.
+      // Abort what is still running: each attempt is handed back unattempted, for this process's
+      // successor or another worker.
       this.inFlight.cancelAll();
       await Promise.race([graceful, new Promise((r) => setTimeout(r, 2000).unref())]);
       await Promise.all(this.workers.map((w) => w.close(true)));

@@ -1,6 +1,6 @@
 // A sink is user-extensible code: it may throw, reject, hang or return nonsense. Every one of those is
 // a transient failure of the attempt, never a crash of the worker.
-import { type DeliveryResult, boundReason, transient } from "../domain/error-class.ts";
+import { type DeliveryResult, boundReason, cancelled, transient } from "../domain/error-class.ts";
 import type { Delivery } from "../domain/hook.ts";
 import type { Sink } from "../sinks/sink.ts";
 
@@ -23,17 +23,17 @@ function isDeliveryResult(value: unknown): value is DeliveryResult {
  */
 export class InFlightAttempts {
   private readonly active = new Set<() => void>();
-  private cancelled = false;
+  private stopped = false;
 
   /** Register `cancel`; returns the function that unregisters it. */
   track(cancel: () => void): () => void {
-    if (this.cancelled) cancel();
+    if (this.stopped) cancel();
     this.active.add(cancel);
     return () => this.active.delete(cancel);
   }
 
   cancelAll(): void {
-    this.cancelled = true;
+    this.stopped = true;
     for (const cancel of this.active) cancel();
   }
 }
@@ -58,7 +58,7 @@ export async function safeDeliver(
     }, timeoutMs);
     untrack = inFlight?.track(() => {
       controller.abort(new Error("worker shutting down"));
-      resolve(transient("attempt cancelled: worker shutting down"));
+      resolve(cancelled("attempt cancelled: worker shutting down"));
     });
   });
   try {

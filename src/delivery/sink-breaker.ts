@@ -68,6 +68,11 @@ export class SinkBreaker {
     return { pass: true, probe: true };
   }
 
+  /** A gate that let an attempt through whose delivery then turned out to need no attempt. */
+  release(gate: BreakerGate): void {
+    if (gate.pass && gate.probe) this.probeInFlight = false;
+  }
+
   /** Run an attempt that `gate()` let through, and count its result. */
   async run(attempt: Attempt, probe: boolean): Promise<DeliveryResult> {
     try {

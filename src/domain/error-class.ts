@@ -2,10 +2,14 @@
 // Every sink answers in these terms, so dispatch can treat HTTP, AMQP and Kafka alike.
 
 /** A sink's failure, as the sink classifies it. */
-export type SinkFailure =
+export type SinkFailure = (
   | { readonly kind: "permanent"; readonly reason: string; readonly config: boolean }
   | { readonly kind: "retry_after"; readonly ms: number | undefined; readonly reason: string }
-  | { readonly kind: "transient"; readonly reason: string };
+  | { readonly kind: "transient"; readonly reason: string; readonly cancelled?: true }
+) & {
+  /** The destination's HTTP status, when it answered with one. */
+  readonly statusCode?: number;
+};
 
 /** What one attempt at one sink came to. */
 export type DeliveryResult = { readonly ok: true } | { readonly ok: false; readonly failure: SinkFailure };
@@ -29,6 +33,19 @@ export function transient(reason: string): DeliveryResult {
   return { ok: false, failure: { kind: "transient", reason } };
 }
 
+/**
+ * The attempt was stopped by this process (shutting down), not answered by the destination: it is
+ * handed back without spending an attempt and never counts against the destination.
+ */
+export function cancelled(reason: string): DeliveryResult {
+  return { ok: false, failure: { kind: "transient", reason, cancelled: true } };
+}
+
+/** `result` with the HTTP status the destination answered (a failure keeps it for the ledger). */
+export function withStatusCode(result: DeliveryResult, statusCode: number): DeliveryResult {
+  return result.ok ? result : { ok: false, failure: { ...result.failure, statusCode } };
+}
+
 export function errorClassOf(failure: SinkFailure): ErrorClass {
   switch (failure.kind) {
     case "permanent":
@@ -42,7 +59,7 @@ export function errorClassOf(failure: SinkFailure): ErrorClass {
 
 /** Does this failure count toward the sink's circuit breaker? Permanent ones are the hook's fault, not the sink's. */
 export function countsForBreaker(failure: SinkFailure): boolean {
-  return failure.kind !== "permanent";
+  return failure.kind !== "permanent" && !(failure.kind === "transient" && failure.cancelled);
 }
 
 const MAX_REASON = 1024;

@@ -1,5 +1,6 @@
 // A received hook as the store holds it and as every sink sees it.
-import type { HookId, ReplayId } from "./ids.ts";
+import { targetKey } from "./delivery.ts";
+import { type DeliveryId, type HookId, type ReplayId, bucketOf, deliveryIdFor } from "./ids.ts";
 
 export interface HookRecord {
   readonly id: HookId;
@@ -40,6 +41,15 @@ export interface Delivery {
   readonly claim: ClaimRef | undefined;
 }
 
+/**
+ * The hook's dedup identity, `tenant:source:dedup_key`: what consumers dedup on, and what decides the
+ * storage bucket of the hook (so a duplicate finds its first copy's dedup key in the same slot).
+ */
 export function idempotencyKey(tenant: string | undefined, source: string, dedupKey: string): string {
   return `${tenant ?? "-"}:${source}:${dedupKey}`;
+}
+
+/** The delivery row of `hook` to `sink`. */
+export function sinkDeliveryId(hookId: HookId, sink: string): DeliveryId {
+  return deliveryIdFor(hookId, targetKey({ kind: "sink", name: sink }), bucketOf(hookId));
 }

@@ -1,13 +1,23 @@
 // Prefixed, time-sortable ids: a log line or an API answer says what kind of thing an id names,
-// and ids sort by creation time, which the DLQ and recovery scans rely on.
-import { randomBytes } from "node:crypto";
+// and ids sort by creation time, which the DLQ and recovery scans rely on. Hook and delivery ids also
+// carry their storage bucket in their last character, so any id leads straight to its Redis slot.
+import { createHash, randomBytes } from "node:crypto";
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"; // Crockford base32, lower case
 
-export type IdKind = "hk" | "rp" | "ep" | "msg" | "dl";
+export type IdKind = "hk" | "rp" | "ep" | "ev" | "dl";
 export type PrefixedId<K extends IdKind> = `${K}_${string}`;
 export type HookId = PrefixedId<"hk">;
 export type ReplayId = PrefixedId<"rp">;
+export type EndpointId = PrefixedId<"ep">;
+export type EventId = PrefixedId<"ev">;
+export type DeliveryId = PrefixedId<"dl">;
+
+/**
+ * How many storage buckets records, deliveries and their indexes are spread over. Each bucket is one
+ * Redis Cluster hash tag; changing this number re-homes every key, so it is fixed per deployment.
+ */
+export const BUCKETS = 16;
 
 function encodeTime(ms: number): string {
   let out = "";
@@ -19,15 +29,49 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-function encodeRandom(bytes: Buffer): string {
+function encodeBytes(bytes: Buffer, length: number): string {
   let out = "";
-  for (const b of bytes) out += ALPHABET[b % 32];
+  for (let i = 0; i < length; i++) out += ALPHABET[(bytes[i] ?? 0) % 32];
   return out;
 }
 
-/** A new id of the given kind: 10 chars of millisecond time, 16 of randomness (a ULID-shaped body). */
-export function newId<K extends IdKind>(kind: K, nowMs: number = Date.now()): PrefixedId<K> {
-  return `${kind}_${encodeTime(nowMs)}${encodeRandom(randomBytes(16))}`;
+/**
+ * A new id of the given kind: 10 chars of millisecond time, 16 of randomness (a ULID-shaped body).
+ * With `bucket`, the last character names it (see `bucketOf`).
+ */
+export function newId<K extends IdKind>(kind: K, nowMs: number = Date.now(), bucket?: number): PrefixedId<K> {
+  const random = encodeBytes(randomBytes(16), bucket === undefined ? 16 : 15);
+  return `${kind}_${encodeTime(nowMs)}${random}${bucket === undefined ? "" : bucketChar(bucket)}`;
+}
+
+function bucketChar(bucket: number): string {
+  if (!Number.isInteger(bucket) || bucket < 0 || bucket >= BUCKETS) throw new Error(`bad bucket ${bucket}`);
+  return ALPHABET[bucket] as string;
+}
+
+/** The bucket of a string identity (FNV-1a): equal identities always share a bucket. */
+export function bucketFor(identity: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < identity.length; i++) {
+    h ^= identity.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % BUCKETS;
+}
+
+/** The bucket a hook or delivery id was made for (its last character). */
+export function bucketOf(id: HookId | DeliveryId): number {
+  const index = ALPHABET.indexOf(id.charAt(id.length - 1));
+  return index < 0 ? 0 : index % BUCKETS;
+}
+
+/**
+ * The id of the one delivery of `parent` (a hook or event) to `target`: deterministic, so every
+ * writer (ingest, publish, recovery, replay) names the same row and the same job.
+ */
+export function deliveryIdFor(parent: string, target: string, bucket: number): DeliveryId {
+  const digest = createHash("sha256").update(parent).update("\n").update(target).digest();
+  return `dl_${encodeBytes(digest, 25)}${bucketChar(bucket)}`;
 }
 
 const ID_PATTERN = /^[a-z]{2,3}_[0-9a-hjkmnp-tv-z]{26}$/;

@@ -3,7 +3,15 @@
 import type { Config } from "../config/schema.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import type { SinkQueues } from "../queue/sink-queues.ts";
+import { sinkQueueName } from "../queue/delivery-job.ts";
+
+/** The queues as the gate samples them. */
+export interface QueueCounts {
+  all(): ReadonlyMap<
+    string,
+    { readonly name: string; getJobCounts(...states: string[]): Promise<Record<string, number>> }
+  >;
+}
 
 const BACKLOG_STATES = ["wait", "delayed", "prioritized", "active", "failed", "completed"] as const;
 
@@ -13,7 +21,7 @@ export class DepthGate {
 
   constructor(
     private readonly config: Config,
-    private readonly queues: SinkQueues,
+    private readonly queues: QueueCounts,
     private readonly metrics: Metrics,
     private readonly logger: Logger,
   ) {}
@@ -33,17 +41,17 @@ export class DepthGate {
   isOver(sourceName: string): boolean {
     const source = this.config.sources[sourceName];
     if (!source) return false;
-    return source.sinks.some((sink) => (this.backlog.get(sink) ?? 0) > source.max_queue_depth);
+    return source.sinks.some((sink) => (this.backlog.get(sinkQueueName(sink)) ?? 0) > source.max_queue_depth);
   }
 
   async sample(): Promise<void> {
     try {
-      for (const [sink, queue] of this.queues.all()) {
+      for (const [name, queue] of this.queues.all()) {
         const counts = await queue.getJobCounts(...BACKLOG_STATES);
         for (const state of BACKLOG_STATES) {
           this.metrics.queueJobs.set({ queue: queue.name, state }, counts[state] ?? 0);
         }
-        this.backlog.set(sink, (counts.wait ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0));
+        this.backlog.set(name, (counts.wait ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0));
       }
     } catch (err) {
       this.logger.debug({ err: (err as Error).message }, "queue depth sample failed");

@@ -1,14 +1,12 @@
-// The inbound use case: verify → dedup → persist → enqueue → ack. A 2xx is only ever answered after
-// Redis has acknowledged both the record and every sink job.
+// The inbound use case: verify → dedup → persist the record and its delivery rows → enqueue → ack.
+// A 2xx is only ever answered after Redis has acknowledged both the rows and every sink job.
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
 import type { Config, SourceConfig } from "../config/schema.ts";
-import { type HookRecord, idempotencyKey } from "../domain/hook.ts";
-import { type HookId, newId } from "../domain/ids.ts";
+import type { DeliveryRow } from "../domain/delivery.ts";
+import { type HookRecord, idempotencyKey, sinkDeliveryId } from "../domain/hook.ts";
+import { type HookId, bucketFor, newId } from "../domain/ids.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import type { SinkQueues } from "../queue/sink-queues.ts";
-import type { HookStore } from "../store/hook-store.ts";
 import { computeDedupKey } from "./dedup-key.ts";
 import type { DepthGate } from "./depth-gate.ts";
 import { IngestError } from "./ingest-error.ts";
@@ -24,12 +22,35 @@ export interface IngestRequest {
 
 export type IngestResult = { readonly status: "accepted" | "duplicate"; readonly id: HookId };
 
+/** The hook store, as ingest uses it. */
+export interface HookWriter {
+  persist(
+    hook: HookRecord,
+    opts: { dedupTtlS: number; staleAfterMs: number },
+  ): Promise<{ kind: "new" } | { kind: "duplicate"; firstId: HookId }>;
+  load(
+    id: HookId,
+  ): Promise<
+    { readonly deliveries: Readonly<Record<string, Pick<DeliveryRow, "state"> | undefined>> } | undefined
+  >;
+}
+
+/** The delivery queues, as ingest uses them: add a job per row (idempotent). */
+export interface JobWriter {
+  enqueue(rows: readonly Pick<DeliveryRow, "id" | "parentId" | "target">[]): Promise<void>;
+}
+
+/** Waits until `replicas` replicas have every write this process made (Redis WAIT). */
+export interface ReplicaWaiter {
+  wait(replicas: number, timeoutMs: number): Promise<number>;
+}
+
 export interface IngestDeps {
   readonly config: Config;
-  readonly redis: Redis;
-  readonly hooks: HookStore;
-  readonly queues: SinkQueues;
-  readonly depth: DepthGate;
+  readonly hooks: HookWriter;
+  readonly jobs: JobWriter;
+  readonly replicas: ReplicaWaiter;
+  readonly depth: Pick<DepthGate, "isOver">;
   readonly metrics: Metrics;
   readonly logger: Logger;
   readonly now?: () => number;
@@ -38,6 +59,8 @@ export interface IngestDeps {
 /** How long a provider should wait after a 503 from us. */
 const STORE_RETRY_AFTER_S = 5;
 const OVERLOAD_RETRY_AFTER_S = 30;
+/** How long a quarantined hook is kept. */
+const QUARANTINE_TTL_S = 86_400;
 
 export class IngestService {
   private draining = false;
@@ -71,21 +94,19 @@ export class IngestService {
     }
 
     const hook = this.buildRecord(req, source, receivedAt, source.sinks);
-    const maxAttempts = source.retry?.max_attempts ?? config.dispatch.retry.max_attempts;
     const outcome = await this.store(() =>
-      this.deps.hooks.persist(hook, { dedupTtlS: source.dedup_ttl_s, retentionS: config.retention_s }),
+      this.deps.hooks.persist(hook, {
+        dedupTtlS: source.dedup_ttl_s,
+        staleAfterMs: config.recovery.stale_after_ms,
+      }),
     );
     if (outcome.kind === "duplicate") {
-      // The first copy may have been persisted by a request that died before enqueueing: finish its job.
-      if (outcome.enqueueState === "persisted") await this.finishEnqueue(outcome.firstId, maxAttempts);
+      // The first copy may have been persisted by a request that died before enqueueing: finish its jobs.
+      await this.finishEnqueue(outcome.firstId);
       return { status: "duplicate", id: outcome.firstId };
     }
-    await this.enqueue(hook.id, source.sinks, maxAttempts);
+    await this.enqueue(hook.id, source.sinks);
     await this.waitForReplicas();
-    this.deps.hooks.markEnqueued(hook.id).catch((err: Error) => {
-      // Harmless: recovery finds the record, sees its jobs exist and marks it.
-      this.deps.logger.warn({ hook_id: hook.id, err: err.message }, "could not mark hook enqueued");
-    });
     return { status: "accepted", id: hook.id };
   }
 
@@ -98,8 +119,10 @@ export class IngestService {
     const tenant = req.tenant ?? source.tenant;
     const sha256 = createHash("sha256").update(req.body).digest("hex");
     const dedupKey = computeDedupKey(source.dedup, req.headers, req.body, sha256);
+    const identity = idempotencyKey(tenant, req.source, dedupKey);
     return {
-      id: newId("hk", receivedAt),
+      // The dedup identity picks the bucket, so a duplicate meets its first copy's dedup key there.
+      id: newId("hk", receivedAt, bucketFor(identity)),
       source: req.source,
       tenant,
       receivedAt,
@@ -108,42 +131,51 @@ export class IngestService {
       body: req.body,
       sha256,
       dedupKey,
-      idempotencyKey: idempotencyKey(tenant, req.source, dedupKey),
+      idempotencyKey: identity,
       sinks,
     };
   }
 
-  /** Keep a hook that failed verification, with no sinks, for an operator to inspect. */
+  /**
+   * Keep a hook that failed verification, with no deliveries, for an operator to inspect. Without
+   * rows nothing keeps it alive: its record lives as long as its dedup key, a day.
+   */
   private async quarantine(req: IngestRequest, source: SourceConfig, receivedAt: number): Promise<void> {
-    const hook = { ...this.buildRecord(req, source, receivedAt, []), dedupKey: `quarantine:${newId("hk")}` };
-    await this.store(() =>
-      this.deps.hooks.persist(hook, { dedupTtlS: 1, retentionS: this.deps.config.retention_s }),
-    );
-    await this.deps.hooks.markEnqueued(hook.id).catch(() => undefined);
+    const identity = `quarantine:${newId("hk")}`;
+    const hook = {
+      ...this.buildRecord(req, source, receivedAt, []),
+      id: newId("hk", receivedAt, bucketFor(identity)),
+      idempotencyKey: identity,
+    };
+    await this.store(() => this.deps.hooks.persist(hook, { dedupTtlS: QUARANTINE_TTL_S, staleAfterMs: 0 }));
   }
 
   /**
-   * The first copy of a hook was persisted but its jobs are not known to exist (its request died, or is
-   * still running): add the jobs of sinks that have not been delivered, then mark it enqueued.
+   * The first copy of a hook was persisted; its request may have died before adding its jobs (or is
+   * still adding them): add the jobs of rows nobody has picked up. Adding a job that exists is a no-op.
    */
-  private async finishEnqueue(id: HookId, maxAttempts: number): Promise<void> {
+  private async finishEnqueue(id: HookId): Promise<void> {
     const stored = await this.store(() => this.deps.hooks.load(id));
     if (!stored) return;
-    const pending = stored.hook.sinks.filter(
-      (sink) => (stored.sinkStates[sink]?.state ?? "pending") === "pending",
-    );
-    await this.enqueue(id, pending, maxAttempts);
-    await this.deps.hooks.markEnqueued(id).catch(() => undefined);
+    const pending = Object.entries(stored.deliveries)
+      .filter(([, row]) => row?.state === "pending")
+      .map(([sink]) => sink);
+    if (pending.length > 0) await this.enqueue(id, pending);
   }
 
-  private async enqueue(id: HookId, sinks: readonly string[], maxAttempts: number): Promise<void> {
-    await this.store(() => this.deps.queues.enqueue(id, sinks, maxAttempts));
+  private async enqueue(id: HookId, sinks: readonly string[]): Promise<void> {
+    const rows = sinks.map((sink) => ({
+      id: sinkDeliveryId(id, sink),
+      parentId: id,
+      target: { kind: "sink" as const, name: sink },
+    }));
+    await this.store(() => this.deps.jobs.enqueue(rows));
   }
 
   private async waitForReplicas(): Promise<void> {
     const { wait_replicas, wait_timeout_ms } = this.deps.config.durability;
     if (wait_replicas === 0) return;
-    const acked = await this.store(() => this.deps.redis.wait(wait_replicas, wait_timeout_ms));
+    const acked = await this.store(() => this.deps.replicas.wait(wait_replicas, wait_timeout_ms));
     if (acked < wait_replicas) {
       throw new IngestError(
         "store_unavailable",

@@ -78,8 +78,22 @@ export class Metrics {
 
   readonly recovered = new Counter({
     name: "switchyard_recovery_reenqueued_total",
-    help: "Sink jobs re-created by stale-lease recovery (crash between persist and enqueue).",
+    help: "Delivery jobs re-created or re-run by recovery (a crash before enqueue, a job removed by hand).",
     labelNames: ["sink"] as const,
+    registers: [this.registry],
+  });
+
+  readonly fencedWrites = new Counter({
+    name: "switchyard_dispatch_fenced_writes_total",
+    help: "Outcome writes refused because the writer had lost its lease to another worker.",
+    labelNames: ["sink"] as const,
+    registers: [this.registry],
+  });
+
+  readonly trimmed = new Counter({
+    name: "switchyard_recovery_trimmed_total",
+    help: "DLQ index members and finished jobs removed once their retention passed.",
+    labelNames: ["kind"] as const,
     registers: [this.registry],
   });
 

@@ -1,12 +1,15 @@
-// The BullMQ side of a delivery: queue names, job ids and job data. Jobs carry ids only; the hook
-// record holds the truth. Job ids are deterministic so recovery and replay can re-add without duplicating.
-import type { HookId, ReplayId } from "../domain/ids.ts";
+// The BullMQ side of a delivery: queue names, job ids and job data. A job names its delivery row
+// (whose id is also the job id, so every writer adds the same job) and the record that row delivers,
+// so a claim reads both in one round trip; all state lives in the row.
+import type { Target } from "../domain/delivery.ts";
+import type { DeliveryId } from "../domain/ids.ts";
 
-/** Job data of one delivery job. */
+/** Job data of one delivery job: two immutable ids, never state. */
 export interface DeliveryJobData {
-  readonly hookId: HookId;
-  readonly sink: string;
-  readonly replayId?: ReplayId;
+  /** The delivery row. */
+  readonly d: DeliveryId;
+  /** The hook or event it delivers. */
+  readonly p: string;
 }
 
 /** BullMQ queue of one sink (queue names may not contain `:`; sink names cannot). */
@@ -14,18 +17,17 @@ export function sinkQueueName(sink: string): string {
   return `sink-${sink}`;
 }
 
+/** The shared queue every outbound endpoint's deliveries run on. */
+export const OUTBOUND_QUEUE = "outbound";
+
+/** The queue a delivery's job goes to. */
+export function queueNameOf(target: Target): string {
+  switch (target.kind) {
+    case "sink":
+      return sinkQueueName(target.name);
+    case "endpoint":
+      return OUTBOUND_QUEUE;
+  }
+}
+
 export const DELIVERY_JOB_NAME = "deliver";
-export const BACKOFF_TYPE = "switchyard";
-
-/** `<hook id>-<sink>`: one job per hook and sink, whoever adds it. */
-export function deliveryJobId(hookId: HookId, sink: string): string {
-  return `${hookId}-${sink}`;
-}
-
-const HOOK_ID_LENGTH = "hk_".length + 26;
-
-/** The hook id and sink a delivery job id names, or undefined if it is not one. */
-export function parseDeliveryJobId(jobId: string): { hookId: HookId; sink: string } | undefined {
-  if (!jobId.startsWith("hk_") || jobId[HOOK_ID_LENGTH] !== "-") return undefined;
-  return { hookId: jobId.slice(0, HOOK_ID_LENGTH) as HookId, sink: jobId.slice(HOOK_ID_LENGTH + 1) };
-}

@@ -1,4 +1,4 @@
-// The `recovery` role: registers the stale-recovery job scheduler (every 30 s by default) on the
+// The `recovery` role: registers the recovery job scheduler (`recovery.interval_ms`) on the
 // maintenance queue and runs the ticks BullMQ hands to this process, each under the tick lock.
 import { type Job, type Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
@@ -9,23 +9,18 @@ import {
   RECOVERY_JOB_NAME,
   RECOVERY_SCHEDULER_ID,
   createMaintenanceQueue,
-} from "./maintenance-queue.ts";
-import {
-  type RecoveryReport,
-  StaleRecovery,
-  type StaleRecoveryDeps,
-  type StaleRecoveryOptions,
-} from "./stale-recovery.ts";
+} from "../queue/maintenance-queue.ts";
+import { Reconcile, type ReconcileDeps, type ReconcileOptions, type RecoveryReport } from "./reconcile.ts";
 import { TickLock } from "./tick-lock.ts";
 
-export interface RecoveryRunnerOptions extends StaleRecoveryOptions {
-  /** Time between ticks. */
+export interface RecoveryRunnerOptions extends ReconcileOptions {
+  /** Time between ticks; `recovery.interval_ms` by default. */
   readonly intervalMs?: number;
   /** How long the tick lock outlives a holder that died mid-tick. */
   readonly lockMs?: number;
 }
 
-export interface RecoveryRunnerDeps extends StaleRecoveryDeps {
+export interface RecoveryRunnerDeps extends ReconcileDeps {
   readonly keys: Keys;
   /** Command connection (scheduler registration, tick lock, the tick's own reads and writes). */
   readonly redis: Redis;
@@ -36,13 +31,12 @@ export interface RecoveryRunnerDeps extends StaleRecoveryDeps {
 /** What a tick job returns (shown in Bull Board). */
 export type TickOutcome = ({ ran: true } & RecoveryReport) | { ran: false; reason: "locked" };
 
-export const DEFAULT_RECOVERY_INTERVAL_MS = 30_000;
 const DEFAULT_LOCK_MS = 60_000;
 /** Finished ticks kept for Bull Board; the log and metrics keep the lasting record. */
 const KEEP_TICKS = { age: 3600, count: 100 };
 
 export class RecoveryRunner {
-  private readonly recovery: StaleRecovery;
+  private readonly recovery: Reconcile;
   private readonly lock: TickLock;
   private readonly intervalMs: number;
   private queue: Queue<MaintenanceJobData> | undefined;
@@ -52,9 +46,9 @@ export class RecoveryRunner {
     private readonly deps: RecoveryRunnerDeps,
     opts: RecoveryRunnerOptions = {},
   ) {
-    this.recovery = new StaleRecovery(deps, opts);
+    this.recovery = new Reconcile(deps, opts);
     this.lock = new TickLock(deps.redis, deps.keys.recoveryLock, opts.lockMs ?? DEFAULT_LOCK_MS);
-    this.intervalMs = opts.intervalMs ?? DEFAULT_RECOVERY_INTERVAL_MS;
+    this.intervalMs = opts.intervalMs ?? deps.config.recovery.interval_ms;
   }
 
   /** Register (or update) the scheduler and start taking ticks. Every recovery process calls this. */
@@ -68,7 +62,7 @@ export class RecoveryRunner {
     );
     this.worker = new Worker<MaintenanceJobData, TickOutcome>(MAINTENANCE_QUEUE, (job) => this.tick(job), {
       connection,
-      prefix: keys.base,
+      prefix: keys.queuePrefix(MAINTENANCE_QUEUE),
       concurrency: 1,
     });
     this.worker.on("error", (err) => logger.error({ err: err.message }, "maintenance worker error"));

@@ -1,58 +1,46 @@
-// Moving one dead delivery back to its sink queue, idempotently. A runner that crashed may have done
-// any prefix of (set replayId in the job's data → retry the failed job); the job itself says which:
-//   - data.replayId is ours and the job is no longer failed → the retry happened;
-//   - data.replayId is ours, the job is failed again, and it was processed after the replay's snapshot
-//     → the retry happened and the delivery died again (its new DLQ entry is outside the snapshot);
-//   - otherwise the retry has not happened yet, and doing it now is the first and only time.
-import type { Job } from "bullmq";
-import type { ReplayId } from "../domain/ids.ts";
-import type { DeliveryJobData } from "../queue/delivery-job.ts";
-import { parseDeliveryJobId } from "../queue/delivery-job.ts";
-import type { SinkQueues } from "../queue/sink-queues.ts";
+// Moving one dead delivery back to its queue for a replay, idempotently. The ledger's revive is the
+// step that counts (dead → pending under this replay's id, atomically off the DLQ); making its job
+// run again follows, and is itself idempotent. A runner that crashed between the two finds the row
+// pending under its own replay id ('already') and makes the job run then.
+import type { DeliveryId, ReplayId } from "../domain/ids.ts";
+import type { DeliveryQueues } from "../queue/delivery-queues.ts";
+import type { DeliveryStore } from "../store/delivery-store.ts";
 
 export type MoveOutcome = { readonly kind: "moved" } | { readonly kind: "failed"; readonly reason: string };
 
 const MOVED: MoveOutcome = { kind: "moved" };
 const failed = (reason: string): MoveOutcome => ({ kind: "failed", reason });
 
-/** Has `replayId` already sent this job back to its queue? */
-export function alreadyMoved(
-  job: Pick<Job<DeliveryJobData>, "data" | "processedOn">,
-  state: string,
-  replayId: ReplayId,
-  snapshotAt: number,
-): boolean {
-  if (job.data.replayId !== replayId) return false;
-  return state !== "failed" || (job.processedOn ?? 0) > snapshotAt;
-}
-
-/**
- * Send the failed delivery job `jobId` back to its queue under `replayId`, with fresh attempts.
- * Safe to call again after a crash at any point: it moves the job at most once per replay.
- */
+/** Send the dead delivery `id` back to its queue under `replayId`, with a fresh attempt budget. */
 export async function moveEntry(
-  queues: SinkQueues,
-  jobId: string,
+  ledger: DeliveryStore,
+  queues: DeliveryQueues,
+  id: DeliveryId,
   replayId: ReplayId,
   snapshotAt: number,
 ): Promise<MoveOutcome> {
-  const parsed = parseDeliveryJobId(jobId);
-  if (!parsed) return failed("not a delivery job id");
-  if (!queues.all().has(parsed.sink)) return failed(`sink "${parsed.sink}" is no longer configured`);
-  const queue = queues.get(parsed.sink);
-  const job = await queue.getJob(jobId);
-  if (!job) return failed("the failed job no longer exists");
-  const state = await job.getState();
-  if (alreadyMoved(job, state, replayId, snapshotAt)) return MOVED;
-  if (state !== "failed") return failed(`the job is ${state}, not failed`);
-  if (job.data.replayId !== replayId) await job.updateData({ ...job.data, replayId });
-  try {
-    await job.retry("failed", { resetAttemptsMade: true, resetAttemptsStarted: true });
-    return MOVED;
-  } catch (err) {
-    // Someone else moved it between our look and our retry; ours only if it carries our id.
-    const again = await queue.getJob(jobId);
-    if (again && alreadyMoved(again, await again.getState(), replayId, snapshotAt)) return MOVED;
-    return failed(`retry refused: ${(err as Error).message}`);
+  const row = await ledger.get(id);
+  if (!row) return failed("the delivery no longer exists");
+  if (!queues.forTarget(row.target)) return failed("its sink is no longer configured");
+  const revived = await ledger.revive(row, replayId, snapshotAt);
+  switch (revived) {
+    case "moved":
+      await queues.ensure(row);
+      return MOVED;
+    case "already":
+      // Moved by this replay before; if the runner died before its job ran again, run it now.
+      if (row.state === "pending") await queues.ensure(row);
+      return MOVED;
+    case "newer":
+      return failed("it died again after the replay began");
+    case "missing":
+    case "gone":
+      return failed("its record no longer exists");
+    case "pending":
+    case "sending":
+    case "retrying":
+    case "delivered":
+    case "dead":
+      return failed(`the delivery is ${revived}, not dead`);
   }
 }

@@ -6,24 +6,30 @@
 import { DelayedError, type Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Config } from "../config/schema.ts";
+import type { DeliveryId } from "../domain/ids.ts";
+import type { ReplayCursor } from "../domain/replay.ts";
 import type { Logger } from "../observability/logger.ts";
-import type { SinkQueues } from "../queue/sink-queues.ts";
-import { createWorkerRedis } from "../runtime/redis.ts";
-import type { DlqEntry, DlqStore } from "../store/dlq-store.ts";
+import type { DeliveryQueues } from "../queue/delivery-queues.ts";
+import { REPLAY_QUEUE, type ReplayJobData, type ReplayQueue } from "../queue/replay-queue.ts";
+import type { DeliveryStore } from "../store/delivery-store.ts";
+import type { DlqStore } from "../store/dlq-store.ts";
 import type { Keys } from "../store/keys.ts";
-import type { ReplayCursor } from "./replay-filter.ts";
+import type { ReplayRecord, ReplayStore } from "../store/replay-store.ts";
 import { moveEntry } from "./replay-mover.ts";
 import { TokenBucket, batchSize } from "./replay-rate.ts";
 import { nextBatch } from "./replay-scan.ts";
-import { REPLAY_QUEUE, type ReplayJobData, type ReplayRecord, type ReplayStore } from "./replay-store.ts";
 
 export interface ReplayRunnerDeps {
   readonly config: Config;
   readonly keys: Keys;
   readonly replays: ReplayStore;
+  readonly replayQueue: ReplayQueue;
   readonly dlq: DlqStore;
-  readonly queues: SinkQueues;
+  readonly ledger: DeliveryStore;
+  readonly queues: DeliveryQueues;
   readonly logger: Logger;
+  /** Connection of the replay worker (blocking commands, retried across reconnects). */
+  readonly connection: Redis;
   /** Replays run at once per process. */
   readonly concurrency?: number;
 }
@@ -40,7 +46,6 @@ type ReplayJob = Job<ReplayJobData, void, string>;
 
 export class ReplayRunner {
   private worker: Worker<ReplayJobData, void, string> | undefined;
-  private connection: Redis | undefined;
   private closing = false;
 
   constructor(private readonly deps: ReplayRunnerDeps) {}
@@ -48,16 +53,12 @@ export class ReplayRunner {
   start(): void {
     const { config, keys, logger } = this.deps;
     const lockMs = config.dispatch.lock_ms;
-    this.connection = createWorkerRedis(config.redis.url, "switchyard-replay");
-    this.connection.on("error", (err: Error) =>
-      logger.debug({ err: err.message }, "redis replay connection error"),
-    );
     this.worker = new Worker<ReplayJobData, void, string>(
       REPLAY_QUEUE,
       (job, token) => this.process(job, token),
       {
-        connection: this.connection,
-        prefix: keys.base,
+        connection: this.deps.connection,
+        prefix: keys.queuePrefix(REPLAY_QUEUE),
         concurrency: this.deps.concurrency ?? 4,
         lockDuration: lockMs,
         stalledInterval: Math.max(1000, Math.floor(lockMs / 2)),
@@ -79,7 +80,6 @@ export class ReplayRunner {
       const timeout = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), graceMs).unref());
       if ((await Promise.race([worker.close(), timeout])) === "timeout") await worker.close(true);
     }
-    this.connection?.disconnect();
   }
 
   private async process(job: ReplayJob, token: string | undefined): Promise<void> {
@@ -114,14 +114,13 @@ class ReplayRun {
   }
 
   async execute(): Promise<void> {
-    const { replays, dlq } = this.deps;
+    const { replays, dlq, replayQueue } = this.deps;
     const r = this.record;
     const log = this.deps.logger.child({ replay_id: r.id });
     if (r.inflight) {
       // A runner died between announcing this batch and committing it: finish it first.
       log.info({ entries: r.inflight.ids.length }, "resuming an interrupted replay batch");
-      const entries = await dlq.getMany(r.inflight.ids);
-      await this.moveAndCommit(r.inflight.ids, entries, r.inflight.end);
+      await this.moveAndCommit(r.inflight.ids, r.inflight.end);
     }
     const want = batchSize(r.rate_per_s);
     const bucket = new TokenBucket(r.rate_per_s, want, Date.now());
@@ -153,8 +152,9 @@ class ReplayRun {
       } else {
         bucket.take(batch.entries.length, Date.now());
         const ids = batch.entries.map((e) => e.id);
-        if (!(await replays.begin(r.id, this.token, { ids, end: batch.end }))) throw new LostLock();
-        await this.moveAndCommit(ids, batch.entries, batch.end, final);
+        if (!(await replays.begin(r.id, replayQueue.lockKey(r.id), this.token, { ids, end: batch.end })))
+          throw new LostLock();
+        await this.moveAndCommit(ids, batch.end, final);
       }
       this.cursor = batch.end;
       if (final) {
@@ -166,22 +166,20 @@ class ReplayRun {
 
   private async moveAndCommit(
     ids: readonly string[],
-    entries: readonly (DlqEntry | undefined)[],
     end: ReplayCursor | null,
     final?: "done",
   ): Promise<void> {
     const r = this.record;
-    const outcomes = await Promise.all(ids.map((id) => moveEntry(this.deps.queues, id, r.id, r.created_at)));
-    const unindex: DlqEntry[] = [];
+    const { ledger, queues } = this.deps;
+    const outcomes = await Promise.all(
+      ids.map((id) => moveEntry(ledger, queues, id as DeliveryId, r.id, r.created_at)),
+    );
     let moved = 0;
     outcomes.forEach((outcome, i) => {
       switch (outcome.kind) {
-        case "moved": {
+        case "moved":
           moved += 1;
-          const entry = entries[i];
-          if (entry) unindex.push(entry);
           break;
-        }
         case "failed":
           this.deps.logger.warn(
             { replay_id: r.id, dlq_id: ids[i], reason: outcome.reason },
@@ -195,7 +193,6 @@ class ReplayRun {
       matched: ids.length,
       moved,
       failed: ids.length - moved,
-      unindex,
       ...(final ? { final } : {}),
     });
   }
@@ -205,14 +202,13 @@ class ReplayRun {
     matched?: number;
     moved?: number;
     failed?: number;
-    unindex?: readonly DlqEntry[];
     final?: "done" | "cancelled";
   }): Promise<void> {
-    const ok = await this.deps.replays.commit(this.record, this.token, {
+    const lockKey = this.deps.replayQueue.lockKey(this.record.id);
+    const ok = await this.deps.replays.commit(this.record, lockKey, this.token, {
       matched: 0,
       moved: 0,
       failed: 0,
-      unindex: [],
       ...step,
     });
     if (!ok) throw new LostLock();

@@ -1,10 +1,12 @@
 // Finding what a replay moves next: walk its DLQ index (oldest first, from the durable cursor, only up
 // to the snapshot) or its explicit list of ids, and keep the entries that pass the filter. Each call
 // reads a bounded number of entries, so a sparse filter never stalls pause/cancel checks.
-import type { DlqEntry, DlqFilter, DlqStore, IndexPosition } from "../store/dlq-store.ts";
-import { matchesFilter, rangeOf } from "../store/dlq-store.ts";
-import type { ReplayCursor } from "./replay-filter.ts";
-import type { ReplayRecord } from "./replay-store.ts";
+import type { DlqEntry, DlqFilter, IndexPosition } from "../domain/dlq.ts";
+import { matchesFilter, rangeOf } from "../domain/dlq.ts";
+import type { DeliveryId } from "../domain/ids.ts";
+import type { ReplayCursor } from "../domain/replay.ts";
+import type { DlqStore } from "../store/dlq-store.ts";
+import type { ReplayRecord } from "../store/replay-store.ts";
 
 export interface Batch {
   /** Matching entries, oldest first, at most `want`. */
@@ -19,8 +21,16 @@ type Scope = Pick<ReplayRecord, "filter" | "tenant" | "created_at" | "index" | "
 
 /** The DLQ filter a replay applies, tenant included. */
 export function dlqFilterOf(r: Pick<ReplayRecord, "filter" | "tenant">): DlqFilter {
-  const { source, sink, error_class, since, until } = r.filter;
-  return { source, sink, error_class, since, until, ...(r.tenant !== undefined ? { tenant: r.tenant } : {}) };
+  const { source, sink, endpoint, error_class, since, until } = r.filter;
+  return {
+    source,
+    sink,
+    endpoint,
+    error_class,
+    since,
+    until,
+    ...(r.tenant !== undefined ? { tenant: r.tenant } : {}),
+  };
 }
 
 /** Is `e` part of the replay's snapshot and filter? */
@@ -48,7 +58,7 @@ async function nextFromIndex(
   want: number,
   maxScan: number,
 ): Promise<Batch> {
-  const index = r.index ?? dlq.keys.dlqAll;
+  const index = r.index ?? "all";
   const range = rangeOf(dlqFilterOf(r), r.created_at);
   const entries: DlqEntry[] = [];
   let after = from;
@@ -57,7 +67,7 @@ async function nextFromIndex(
   for (;;) {
     const count = Math.min(500, Math.max(50, (want - entries.length) * 2));
     const { members, more } = await dlq.slice(index, "asc", range, after, count);
-    const loaded = await dlq.getMany(members.map((m) => m.id));
+    const loaded = await dlq.getMany(members.map((m) => m.id as DeliveryId));
     for (let i = 0; i < members.length; i++) {
       if (entries.length === want) return { entries, end: end(), exhausted: false };
       after = members[i] as IndexPosition;
@@ -82,7 +92,7 @@ async function nextFromList(
   let at = from;
   while (at < targets.length && entries.length < want && at - from < maxScan) {
     const ids = targets.slice(at, at + Math.min(500, Math.max(50, (want - entries.length) * 2)));
-    const loaded = await dlq.getMany(ids);
+    const loaded = await dlq.getMany(ids as DeliveryId[]);
     for (const entry of loaded) {
       if (entries.length === want) break;
       at += 1;

@@ -4,12 +4,16 @@ import type { Hono } from "hono";
 import type { Config } from "../config/schema.ts";
 import { type Logger, createLogger } from "../observability/logger.ts";
 import { Metrics } from "../observability/metrics.ts";
-import { SinkQueues } from "../queue/sink-queues.ts";
+import { OUTBOUND_QUEUE, sinkQueueName } from "../queue/delivery-job.ts";
+import { DeliveryQueues } from "../queue/delivery-queues.ts";
+import { ReplayQueue } from "../queue/replay-queue.ts";
 import type { RecoveryRunnerOptions } from "../recovery/recovery-runner.ts";
-import { ReplayStore } from "../recovery/replay-store.ts";
+import { DeliveryStore, ledgerOptions } from "../store/delivery-store.ts";
 import { DlqStore } from "../store/dlq-store.ts";
 import { HookStore } from "../store/hook-store.ts";
 import { Keys } from "../store/keys.ts";
+import { ReplayStore } from "../store/replay-store.ts";
+import { checkEvictionPolicy } from "./eviction-check.ts";
 import { Lifecycle } from "./lifecycle.ts";
 import { connectRedis, createCommandRedis } from "./redis.ts";
 import { type ApiRole, startApiRole } from "./roles/api-role.ts";
@@ -26,8 +30,10 @@ export interface GatewayOptions {
   readonly listen?: boolean;
   /** SIGTERM grace for in-flight attempts. */
   readonly graceMs?: number;
-  /** Stale-recovery timings (tests shrink them). */
+  /** Recovery tick tuning (tests shrink it). */
   readonly recovery?: RecoveryRunnerOptions;
+  /** Times BullMQ may find a delivery job stalled before failing it (tests lower it). */
+  readonly maxStalledCount?: number;
 }
 
 export interface Gateway {
@@ -55,10 +61,14 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     await connectRedis(redis, config.redis.url);
     life.onStop("redis", async () => void (await redis.quit().catch(() => redis.disconnect())));
 
-    const queues = new SinkQueues(redis, keys, Object.keys(config.sinks));
+    await checkEvictionPolicy(redis, config.redis.require_noeviction, logger);
+
+    const queueNames = [...Object.keys(config.sinks).map(sinkQueueName), OUTBOUND_QUEUE];
+    const queues = new DeliveryQueues(redis, keys, queueNames, config.retention_s);
     life.onStop("queues", () => queues.close());
-    const replays = new ReplayStore(redis, keys, config.retention_s);
-    life.onStop("replays queue", () => replays.close());
+    const replayQueue = new ReplayQueue(redis, keys);
+    life.onStop("replays queue", () => replayQueue.close());
+    const ledger = new DeliveryStore(redis, keys, ledgerOptions(config));
     const core: Core = {
       config,
       keys,
@@ -67,14 +77,16 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       life,
       redis,
       queues,
-      replays,
-      hooks: new HookStore(redis, keys),
-      dlq: new DlqStore(redis, keys, config.retention_s),
+      replays: new ReplayStore(redis, keys, config.retention_s),
+      replayQueue,
+      ledger,
+      hooks: new HookStore(redis, keys, ledger),
+      dlq: new DlqStore(redis, keys, ledger),
       // A worker-only process cannot know the API's port: set http.public_url in production.
       publicUrl: () => config.http.public_url ?? `http://127.0.0.1:${api?.port ?? config.http.port}`,
     };
 
-    if (roles.has("dispatch")) startDispatchRole(core, opts.graceMs);
+    if (roles.has("dispatch")) startDispatchRole(core, opts);
     if (roles.has("recovery")) await startRecoveryRole(core, opts);
     if (roles.has("api")) {
       api = await startApiRole(core, { listen: opts.listen !== false });

@@ -1,37 +1,31 @@
-// Hook records in Redis: the durable truth every job points at. Jobs carry ids only, so a body is
-// stored once however many sinks and retries read it.
+// Hook records in Redis, written together with their delivery rows: the durable truth every job
+// points at. Jobs carry ids only, so a body is stored once however many sinks and retries read it.
 import type { Redis } from "ioredis";
-import { PENDING, type SinkDeliveryState } from "../domain/delivery-state.ts";
-import type { HookRecord } from "../domain/hook.ts";
-import type { HookId } from "../domain/ids.ts";
+import type { DeliveryRow } from "../domain/delivery.ts";
+import { targetKey } from "../domain/delivery.ts";
+import { type HookRecord, idempotencyKey, sinkDeliveryId } from "../domain/hook.ts";
+import { type DeliveryId, type HookId, bucketOf } from "../domain/ids.ts";
+import type { DeliveryStore } from "./delivery-store.ts";
 import type { Keys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
-import { TickBatch } from "./tick-batch.ts";
 
-const persistHook = new LuaScript("persist-hook-3.lua", 3);
-const updateSinkStates = new LuaScript("update-sink-states-n.lua", "n");
-
-/**
- * Enqueue state of a record: `persisted` until every sink job is known to exist. It is not stored as a
- * field: a record is `persisted` exactly while it is in the pending-enqueue set.
- */
-export type EnqueueState = "persisted" | "enqueued";
+const persistHook = new LuaScript("persist-hook-n.lua", "n");
 
 export type PersistOutcome =
-  | { readonly kind: "new" }
-  | { readonly kind: "duplicate"; readonly firstId: HookId; readonly enqueueState: EnqueueState | undefined };
+  { readonly kind: "new" } | { readonly kind: "duplicate"; readonly firstId: HookId };
 
-/** A hook record with what the workers wrote about it. */
+/** A hook record with the rows of its deliveries (by sink; undefined where a row has expired). */
 export interface StoredHook {
   readonly hook: HookRecord;
-  readonly sinkStates: Readonly<Record<string, SinkDeliveryState>>;
+  readonly deliveries: Readonly<Record<string, DeliveryRow | undefined>>;
 }
 
-const SINK_FIELD = "s:";
+/** The fields of a record a delivery attempt reads, in the order `toHookRecord` takes them. */
+export const HOOK_ATTEMPT_FIELDS = ["meta", "hdr", "body"] as const;
 
 /**
- * A record is a hash of four kinds of field: `meta` (JSON of the small fields), `hdr` (JSON of the
- * request headers), `body` (the raw bytes) and one `s:<sink>` per sink that has a delivery state.
+ * A record is a hash of `meta` (JSON of the small fields), `hdr` (JSON of the request headers),
+ * `body` (the raw bytes) and `live` (how many of its deliveries are not final yet).
  */
 interface StoredMeta {
   readonly source: string;
@@ -40,11 +34,18 @@ interface StoredMeta {
   readonly content_type?: string | undefined;
   readonly sha256: string;
   readonly dedup_key: string;
-  readonly idempotency_key: string;
   readonly sinks: readonly string[];
 }
 
-function toHookRecord(id: HookId, meta: StoredMeta, hdr: Buffer | undefined, body: Buffer): HookRecord {
+/** Rebuild a record from its stored fields; undefined when they are missing (no such record). */
+export function toHookRecord(
+  id: HookId,
+  metaRaw: Buffer | undefined,
+  hdr: Buffer | undefined,
+  body: Buffer | undefined,
+): HookRecord | undefined {
+  if (metaRaw === undefined || body === undefined) return undefined;
+  const meta = JSON.parse(metaRaw.toString("utf8")) as StoredMeta;
   let headers: Record<string, string> | undefined;
   return {
     id,
@@ -59,42 +60,26 @@ function toHookRecord(id: HookId, meta: StoredMeta, hdr: Buffer | undefined, bod
     body,
     sha256: meta.sha256,
     dedupKey: meta.dedup_key,
-    idempotencyKey: meta.idempotency_key,
+    idempotencyKey: idempotencyKey(meta.tenant, meta.source, meta.dedup_key),
     sinks: meta.sinks,
   };
 }
 
-interface StateWrite {
-  readonly key: string;
-  readonly field: string;
-  readonly json: string;
-}
-
 export class HookStore {
-  private readonly enqueuedMarks: TickBatch<HookId, void>;
-  private readonly stateWrites: TickBatch<StateWrite, boolean>;
-
   constructor(
     private readonly redis: Redis,
     private readonly keys: Keys,
-  ) {
-    this.enqueuedMarks = new TickBatch(async (ids) => {
-      await this.redis.zrem(this.keys.pendingEnqueue, ...ids);
-      return ids.map((): void => undefined);
-    });
-    this.stateWrites = new TickBatch(async (writes) => {
-      const args = writes.flatMap((w) => [w.field, w.json]);
-      const written = (await updateSinkStates.run(
-        this.redis,
-        writes.map((w) => w.key),
-        args,
-      )) as number[];
-      return written.map((n) => n === 1);
-    });
-  }
+    private readonly deliveries: DeliveryStore,
+  ) {}
 
-  /** Write `hook` unless its dedup key is live; one atomic round trip. */
-  async persist(hook: HookRecord, opts: { dedupTtlS: number; retentionS: number }): Promise<PersistOutcome> {
+  /**
+   * Write `hook` and a pending row per sink unless its dedup key is live; one atomic round trip.
+   * `staleAfterMs`: when recovery should first look at a row nobody has picked up.
+   */
+  async persist(
+    hook: HookRecord,
+    opts: { dedupTtlS: number; staleAfterMs: number },
+  ): Promise<PersistOutcome> {
     const meta: StoredMeta = {
       source: hook.source,
       tenant: hook.tenant,
@@ -102,99 +87,52 @@ export class HookStore {
       content_type: hook.contentType,
       sha256: hook.sha256,
       dedup_key: hook.dedupKey,
-      idempotency_key: hook.idempotencyKey,
       sinks: hook.sinks,
     };
+    const rowKeys: string[] = [];
+    const rowArgs: string[] = [];
+    for (const sink of hook.sinks) {
+      const id = sinkDeliveryId(hook.id, sink);
+      rowKeys.push(this.keys.delivery(id));
+      rowArgs.push(id, targetKey({ kind: "sink", name: sink }));
+    }
     const reply = (await persistHook.run(
       this.redis,
       [
-        this.keys.dedup(hook.tenant, hook.source, hook.dedupKey),
+        this.keys.dedup(hook.idempotencyKey),
         this.keys.hook(hook.id),
-        this.keys.pendingEnqueue,
+        this.keys.watch(bucketOf(hook.id)),
+        ...rowKeys,
       ],
       [
         hook.id,
         opts.dedupTtlS,
-        opts.retentionS,
         hook.receivedAt,
         JSON.stringify(meta),
         JSON.stringify(hook.headers),
         hook.body,
+        hook.receivedAt + opts.staleAfterMs,
+        hook.source,
+        hook.tenant ?? "",
+        ...rowArgs,
       ],
-    )) as [number, string?, number?];
+    )) as [number, string?];
     if (reply[0] === 1) return { kind: "new" };
-    return {
-      kind: "duplicate",
-      firstId: reply[1] as HookId,
-      enqueueState: reply[2] === 1 ? "persisted" : "enqueued",
-    };
+    return { kind: "duplicate", firstId: reply[1] as HookId };
   }
 
-  /**
-   * Every sink job of `id` exists: recovery no longer needs to look at it. Marks made within one tick go
-   * out as one ZREM, which keeps this off the ingest path's cost.
-   */
-  markEnqueued(id: HookId): Promise<void> {
-    return this.enqueuedMarks.add(id);
+  /** The record alone (metadata, headers, body). */
+  async record(id: HookId): Promise<HookRecord | undefined> {
+    const [meta, hdr, body] = await this.redis.hmgetBuffer(this.keys.hook(id), ...HOOK_ATTEMPT_FIELDS);
+    return toHookRecord(id, meta ?? undefined, hdr ?? undefined, body ?? undefined);
   }
 
-  /**
-   * The record with every sink's state; with `sink`, only what one delivery attempt needs (a cheaper
-   * read on the hot path: four fields) and only that sink's state.
-   */
-  async load(id: HookId, sink?: string): Promise<StoredHook | undefined> {
-    const key = this.keys.hook(id);
-    let raw: Record<string, Buffer | undefined>;
-    if (sink === undefined) {
-      raw = await this.redis.hgetallBuffer(key);
-    } else {
-      const [meta, hdr, body, state] = await this.redis.hmgetBuffer(
-        key,
-        "meta",
-        "hdr",
-        "body",
-        SINK_FIELD + sink,
-      );
-      raw = { meta: meta ?? undefined, hdr: hdr ?? undefined, body: body ?? undefined };
-      if (state) raw[SINK_FIELD + sink] = state;
-    }
-    if (raw.meta === undefined || raw.body === undefined) return undefined;
-    const meta = JSON.parse(raw.meta.toString("utf8")) as StoredMeta;
-    const sinkStates: Record<string, SinkDeliveryState> = {};
-    for (const name of sink === undefined ? meta.sinks : [sink]) {
-      const state = raw[SINK_FIELD + name];
-      sinkStates[name] =
-        state === undefined ? PENDING : (JSON.parse(state.toString("utf8")) as SinkDeliveryState);
-    }
-    return { hook: toHookRecord(id, meta, raw.hdr, raw.body), sinkStates };
-  }
-
-  /**
-   * Record one sink's state; resolves false when the record has expired. Writes made within one tick
-   * go out as one script call: on the delivery path this is one write per attempt.
-   */
-  setSinkState(id: HookId, sink: string, state: SinkDeliveryState): Promise<boolean> {
-    return this.stateWrites.add({
-      key: this.keys.hook(id),
-      field: SINK_FIELD + sink,
-      json: JSON.stringify(state),
-    });
-  }
-
-  /** Hook ids persisted before `olderThanMs` and not yet confirmed enqueued, oldest first. */
-  async pendingEnqueue(olderThanMs: number, limit: number): Promise<HookId[]> {
-    return (await this.redis.zrangebyscore(
-      this.keys.pendingEnqueue,
-      "-inf",
-      olderThanMs,
-      "LIMIT",
-      0,
-      limit,
-    )) as HookId[];
-  }
-
-  /** Drop a pending-enqueue entry whose record has expired. */
-  async forgetPending(id: HookId): Promise<void> {
-    await this.redis.zrem(this.keys.pendingEnqueue, id);
+  /** The record and the row of each of its deliveries. */
+  async load(id: HookId): Promise<StoredHook | undefined> {
+    const hook = await this.record(id);
+    if (!hook) return undefined;
+    const ids: DeliveryId[] = hook.sinks.map((sink) => sinkDeliveryId(id, sink));
+    const rows = await this.deliveries.getMany(ids);
+    return { hook, deliveries: Object.fromEntries(hook.sinks.map((sink, i) => [sink, rows[i]])) };
   }
 }

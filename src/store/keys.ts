@@ -1,52 +1,89 @@
-// Every Redis key Switchyard writes, in one place. All keys share one hash tag (`{prefix}`), the same one
-// BullMQ's queues use, so multi-key scripts and MULTI stay on one slot of a Redis Cluster.
+// Every Redis key Switchyard writes, in one place: the cluster key plan. Keys that one script changes
+// together share a hash tag, so every multi-key script stays in one Redis Cluster slot:
+//   - per bucket `{<prefix>:<bucket>}`: hook records, dedup keys, event records, delivery rows, the
+//     recovery watch set and the DLQ indexes of the rows in that bucket (a hook's bucket comes from its
+//     dedup identity and is the last character of its id; its rows live beside it);
+//   - per BullMQ queue `{<prefix>:<queue>}`: the queue's own keys (and a replay's record, which its
+//     job's lock fences).
+import { BUCKETS, type DeliveryId, type HookId, bucketFor, bucketOf } from "../domain/ids.ts";
+
+/** The DLQ filter indexes a dead row is listed in, by name (`all`, `source:x`, `sink:x`, …). */
+export type DlqIndexName =
+  | "all"
+  | `source:${string}`
+  | `sink:${string}`
+  | `endpoint:${string}`
+  | `class:${string}`
+  | `tenant:${string}`;
 
 /** Key builder for one deployment prefix (`redis.prefix`). */
 export class Keys {
-  /** The hash-tagged base, also BullMQ's `prefix` option. */
-  readonly base: string;
+  readonly prefix: string;
 
   constructor(prefix: string) {
-    this.base = `{${prefix}}`;
+    this.prefix = prefix;
   }
 
-  /** Hash: one hook record (metadata, raw body, per-sink delivery state). */
-  hook(id: string): string {
-    return `${this.base}:hook:${id}`;
+  /** The hash tag of one storage bucket. */
+  bucketTag(bucket: number): string {
+    return `{${this.prefix}:${bucket}}`;
   }
 
-  /** String: dedup key → first hook id, with the source's dedup TTL. */
-  dedup(tenant: string | undefined, source: string, dedupKey: string): string {
-    return `${this.base}:dedup:${tenant ?? "-"}:${source}:${dedupKey}`;
+  /** Every bucket number, for readers that merge per-bucket indexes. */
+  get buckets(): readonly number[] {
+    return Array.from({ length: BUCKETS }, (_, i) => i);
   }
 
-  /** Sorted set: hooks persisted but not yet confirmed enqueued, scored by received_at (recovery scans it). */
-  get pendingEnqueue(): string {
-    return `${this.base}:pending-enqueue`;
+  /** Hash: one hook record (metadata, headers, raw body, count of live deliveries). */
+  hook(id: HookId): string {
+    return `${this.bucketTag(bucketOf(id))}:hook:${id}`;
   }
 
-  /** String: the stale-recovery tick lock, so two ticks never run at once cluster-wide. */
-  get recoveryLock(): string {
-    return `${this.base}:recovery:lock`;
+  /** String: dedup identity → first hook id, with the source's dedup TTL; in its hook's bucket. */
+  dedup(identity: string): string {
+    return `${this.bucketTag(bucketFor(identity))}:dedup:${identity}`;
   }
 
-  /** Sorted set: every dead-lettered delivery (job id), scored by the time it died. */
-  get dlqAll(): string {
-    return `${this.base}:dlq:all`;
+  /** Hash: one published event (type, tenant, payload, count of live deliveries). */
+  event(id: string): string {
+    return `${this.bucketTag(bucketFor(id))}:event:${id}`;
   }
 
-  /** Sorted set: dead deliveries sharing one filter value (`source`, `sink`, `class`, `tenant`). */
-  dlqBy(field: "source" | "sink" | "class" | "tenant", value: string): string {
-    return `${this.base}:dlq:by-${field}:${value}`;
+  /** Hash: one delivery row. */
+  delivery(id: DeliveryId): string {
+    return `${this.bucketTag(bucketOf(id))}:dl:${id}`;
   }
 
-  /** Hash: one dead-letter entry's metadata (never a body). */
-  dlqEntry(jobId: string): string {
-    return `${this.base}:dlq:entry:${jobId}`;
+  /**
+   * Sorted set: the live rows of a bucket, scored by when recovery should look at one if nothing else
+   * has touched it (a pending row's staleness, a sending row's lease expiry, a retry's due time).
+   */
+  watch(bucket: number): string {
+    return `${this.bucketTag(bucket)}:watch`;
   }
 
-  /** Hash: one replay job's filter, progress and state. */
+  /** Sorted set: dead rows of a bucket listed under one filter value, scored by dead_at. */
+  dlqIndex(bucket: number, name: DlqIndexName): string {
+    return `${this.bucketTag(bucket)}:dlq:${name}`;
+  }
+
+  /** Set: the DLQ index keys a bucket has, so the trim walks them without a SCAN. */
+  dlqIndexes(bucket: number): string {
+    return `${this.bucketTag(bucket)}:dlq:indexes`;
+  }
+
+  /** BullMQ `prefix` of one queue: its own hash tag. */
+  queuePrefix(queue: string): string {
+    return `{${this.prefix}:${queue}}`;
+  }
+
+  /** Hash: one replay job's filter, progress and state; beside its job, whose lock fences it. */
   replay(id: string): string {
-    return `${this.base}:replay:${id}`;
+    return `${this.queuePrefix("replays")}:replay:${id}`;
+  }
+
+  /** String: the recovery tick lock, so two ticks never run at once cluster-wide. */
+  get recoveryLock(): string {
+    return `${this.queuePrefix("maintenance")}:recovery-lock`;
   }
 }

@@ -4,6 +4,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Redis } from "ioredis";
 
+type Arg = string | number | Buffer;
+
 export class LuaScript {
   readonly sha: string;
   private readonly source: string;
@@ -17,18 +19,35 @@ export class LuaScript {
     this.sha = createHash("sha1").update(this.source).digest("hex");
   }
 
-  async run(
-    redis: Redis,
+  /** Run with string replies. */
+  run(redis: Redis, keys: readonly string[], args: readonly Arg[]): Promise<unknown> {
+    return this.call(keys, args, (sha, src, n, all) =>
+      sha !== undefined ? redis.evalsha(sha, n, ...all) : redis.eval(src, n, ...all),
+    );
+  }
+
+  /** Run with Buffer replies (for scripts that return binary values such as a hook body). */
+  runBuffer(redis: Redis, keys: readonly string[], args: readonly Arg[]): Promise<unknown> {
+    return this.call(keys, args, (sha, src, n, all) =>
+      sha !== undefined
+        ? redis.callBuffer("EVALSHA", [sha, n, ...all])
+        : redis.callBuffer("EVAL", [src, n, ...all]),
+    );
+  }
+
+  private async call(
     keys: readonly string[],
-    args: readonly (string | number | Buffer)[],
+    args: readonly Arg[],
+    send: (sha: string | undefined, source: string, numKeys: number, all: Arg[]) => Promise<unknown>,
   ): Promise<unknown> {
     if (this.numKeys !== "n" && keys.length !== this.numKeys)
       throw new Error(`script expects ${this.numKeys} keys, got ${keys.length}`);
+    const all = [...keys, ...args];
     try {
-      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
+      return await send(this.sha, this.source, keys.length, all);
     } catch (err) {
       if (err instanceof Error && err.message.startsWith("NOSCRIPT")) {
-        return redis.eval(this.source, keys.length, ...keys, ...args);
+        return send(undefined, this.source, keys.length, all);
       }
       throw err;
     }

@@ -1,5 +1,11 @@
 // Small helpers for tests that send hooks through a running test gateway and look at what became of them.
-import type { SinkDeliveryState } from "../../src/domain/delivery-state.ts";
+import { type Job, Queue } from "bullmq";
+import { type DlqEntry, entryOf } from "../../src/domain/dlq.ts";
+import type { ErrorClass } from "../../src/domain/error-class.ts";
+import { sinkDeliveryId } from "../../src/domain/hook.ts";
+import type { HookId } from "../../src/domain/ids.ts";
+import { sinkQueueName } from "../../src/queue/delivery-job.ts";
+import { parseRow } from "../../src/store/delivery-store.ts";
 import type { TestGateway } from "./test-gateway.ts";
 import { eventually } from "./test-gateway.ts";
 
@@ -17,13 +23,47 @@ export async function sendHook(
   return json.id;
 }
 
+/** A hook's delivery to one sink, as operators see it (an attempt in flight shows as pending/retrying). */
+export interface SinkDeliveryState {
+  readonly state: "pending" | "retrying" | "delivered" | "dead";
+  readonly attempts: number;
+  readonly first_attempt_at?: number;
+  readonly last_attempt_at?: number;
+  readonly next_attempt_at?: number;
+  readonly delivered_at?: number;
+  readonly dead_at?: number;
+  readonly last_error?: string;
+  readonly error_class?: ErrorClass;
+  readonly status_code?: number;
+  readonly replay_id?: string;
+  /** The row's own state, `sending` included. */
+  readonly row_state: string;
+}
+
+/** The delivery row of `hookId` to `sink`, read straight from the ledger. */
 export async function sinkState(
   gw: TestGateway,
   hookId: string,
   sink: string,
 ): Promise<SinkDeliveryState | undefined> {
-  const raw = await gw.redis.hget(`${gw.gateway.keys.base}:hook:${hookId}`, `s:${sink}`);
-  return raw === null ? undefined : (JSON.parse(raw) as SinkDeliveryState);
+  const id = sinkDeliveryId(hookId as HookId, sink);
+  const row = parseRow(id, await gw.redis.hgetall(gw.gateway.keys.delivery(id)));
+  if (!row) return undefined;
+  const state = row.state === "sending" ? (row.attempts > 1 ? "retrying" : "pending") : row.state;
+  return {
+    state,
+    row_state: row.state,
+    attempts: row.attempts,
+    first_attempt_at: row.firstAttemptAt,
+    last_attempt_at: row.lastAttemptAt,
+    next_attempt_at: row.nextAttemptAt,
+    delivered_at: row.deliveredAt,
+    dead_at: row.deadAt,
+    last_error: row.lastError,
+    error_class: row.errorClass,
+    status_code: row.statusCode,
+    replay_id: row.replayId,
+  };
 }
 
 /** Wait until the sink's state of the hook is `state`, and return it. */
@@ -55,4 +95,25 @@ export async function metricValue(
   const data = await metric.get();
   const sample = data.values.find((v) => Object.entries(labels).every(([k, val]) => v.labels[k] === val));
   return sample?.value ?? 0;
+}
+
+/** The BullMQ job of a hook's delivery to `sink` (undefined when there is none). */
+export async function deliveryJob(gw: TestGateway, hookId: string, sink: string): Promise<Job | undefined> {
+  const name = sinkQueueName(sink);
+  const queue = new Queue(name, { connection: gw.redis, prefix: gw.gateway.keys.queuePrefix(name) });
+  try {
+    return await queue.getJob(sinkDeliveryId(hookId as HookId, sink));
+  } finally {
+    await queue.close();
+  }
+}
+
+/** The DLQ entry of a hook's delivery to `sink`, as GET /v1/dlq would list it. */
+export async function dlqEntryOf(
+  gw: TestGateway,
+  hookId: string,
+  sink: string,
+): Promise<DlqEntry | undefined> {
+  const id = sinkDeliveryId(hookId as HookId, sink);
+  return entryOf(parseRow(id, await gw.redis.hgetall(gw.gateway.keys.delivery(id))));
 }

@@ -47,7 +47,7 @@ export interface TestGateway {
 export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
   let cursor = "0";
   do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `{${prefix}}*`, "COUNT", 1000);
+    const [next, keys] = await redis.scan(cursor, "MATCH", `{${prefix}[:}]*`, "COUNT", 1000);
     cursor = next;
     if (keys.length > 0) await redis.unlink(...keys);
   } while (cursor !== "0");

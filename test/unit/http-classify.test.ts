@@ -64,7 +64,12 @@ describe("classifyAnswer", () => {
   });
 
   it("makes 429 a throttle with no hint when Retry-After is absent or useless", () => {
-    expect(failure(answer(429))).toEqual({ kind: "retry_after", ms: undefined, reason: "HTTP 429" });
+    expect(failure(answer(429))).toEqual({
+      kind: "retry_after",
+      ms: undefined,
+      reason: "HTTP 429",
+      statusCode: 429,
+    });
     expect(failure(answer(429, { "retry-after": "Tue, 31 Dec 2024 00:00:00 GMT" }))).toMatchObject({
       kind: "retry_after",
       ms: undefined,

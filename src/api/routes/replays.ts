@@ -3,26 +3,20 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { type ReplayId, isId } from "../../domain/ids.ts";
-import { parseDeliveryJobId } from "../../queue/delivery-job.ts";
 import {
   DEFAULT_RATE_PER_S,
   MAX_RATE_PER_S,
   MAX_REPLAY_IDS,
   type ReplayFilter,
-} from "../../recovery/replay-filter.ts";
-import { dlqFilterOf } from "../../recovery/replay-scan.ts";
-import type { ReplayRecord, ReplayStore } from "../../recovery/replay-store.ts";
-import { type DlqStore, rangeOf } from "../../store/dlq-store.ts";
-import type { HookStore } from "../../store/hook-store.ts";
+} from "../../domain/replay.ts";
+import { type CreateReplayDeps, UnknownReplayTarget, createReplay } from "../../recovery/create-replay.ts";
+import type { ReplayRecord } from "../../store/replay-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
-import { iso } from "./hooks.ts";
-import { parseFilter } from "./dlq.ts";
+import { parseFilter } from "../filters.ts";
+import { iso } from "../views.ts";
 
-export interface ReplayRouteDeps {
-  readonly replays: ReplayStore;
-  readonly dlq: DlqStore;
-  readonly hooks: HookStore;
+export interface ReplayRouteDeps extends CreateReplayDeps {
   readonly auth: MiddlewareHandler<AdminEnv>;
 }
 
@@ -33,6 +27,7 @@ const createBody = z
       .object({
         source: z.string().optional(),
         sink: z.string().optional(),
+        endpoint: z.string().optional(),
         error_class: z.string().optional(),
         since: instant.optional(),
         until: instant.optional(),
@@ -86,42 +81,18 @@ export function replayView(r: ReplayRecord): Record<string, unknown> {
 export function replayRoutes(deps: ReplayRouteDeps): Hono {
   const app = new Hono<AdminEnv>();
 
-  /** DLQ entry ids as given; a hook id stands for each of its sinks that is dead. */
-  async function expandIds(ids: readonly string[]): Promise<string[]> {
-    const out = new Set<string>();
-    for (const id of ids) {
-      const parsed = parseDeliveryJobId(id);
-      if (parsed && isId("hk", parsed.hookId)) out.add(id);
-      else if (isId("hk", id)) {
-        const stored = await deps.hooks.load(id);
-        for (const [sink, s] of Object.entries(stored?.sinkStates ?? {}))
-          if (s.state === "dead") out.add(`${id}-${sink}`);
-      } else throw invalid(`filter.ids: "${id.slice(0, 80)}" is neither a DLQ entry id nor a hook id`);
-    }
-    return [...out];
-  }
-
   app.post("/v1/replays", deps.auth, async (c) => {
     const body = await readJson(c.req.raw, createBody);
     const tenant = c.get("principal").tenant;
     const { ids, ...fields } = body.filter;
     const filter: ReplayFilter = { ...parseFilter(fields), ...(ids ? { ids } : {}) };
-    const createdAt = Date.now();
-    const scope = dlqFilterOf({ filter, tenant });
-    const targets = ids ? await expandIds(ids) : undefined;
-    const index = targets ? undefined : await deps.dlq.narrowestIndex(scope);
-    const total = index
-      ? await deps.dlq.countInRange(index, rangeOf(scope, createdAt))
-      : (targets?.length ?? 0);
-    const record = await deps.replays.create({
-      tenant,
-      filter,
-      rate_per_s: body.rate_per_s,
-      index,
-      targets,
-      total_estimate: total,
-      created_at: createdAt,
-    });
+    let record: ReplayRecord;
+    try {
+      record = await createReplay(deps, { tenant, filter, ratePerS: body.rate_per_s });
+    } catch (err) {
+      if (err instanceof UnknownReplayTarget) throw invalid(`filter.ids: ${err.message}`);
+      throw err;
+    }
     return c.json({ id: record.id, ...replayView(record) }, 202);
   });
 

@@ -17,7 +17,7 @@ import { replayRoutes } from "../../api/routes/replays.ts";
 import { webhookRoutes } from "../../api/routes/webhooks.ts";
 import { DepthGate } from "../../ingest/depth-gate.ts";
 import { IngestService } from "../../ingest/ingest-service.ts";
-import { createMaintenanceQueue } from "../../recovery/maintenance-queue.ts";
+import { createMaintenanceQueue } from "../../queue/maintenance-queue.ts";
 import type { Core } from "./core.ts";
 
 export interface ApiRole {
@@ -27,11 +27,20 @@ export interface ApiRole {
 }
 
 export async function startApiRole(core: Core, opts: { listen: boolean }): Promise<ApiRole> {
-  const { config, keys, logger, metrics, life, redis, hooks, dlq, queues, replays } = core;
+  const { config, keys, logger, metrics, life, redis, hooks, dlq, queues, replays, replayQueue, ledger } =
+    core;
   const depth = new DepthGate(config, queues, metrics, logger);
   await depth.start();
   life.onStop("depth gate", async () => depth.stop());
-  const ingest = new IngestService({ config, redis, hooks, queues, depth, metrics, logger });
+  const ingest = new IngestService({
+    config,
+    hooks,
+    jobs: queues,
+    replicas: { wait: (n, timeoutMs) => redis.wait(n, timeoutMs) },
+    depth,
+    metrics,
+    logger,
+  });
   let draining = false;
 
   const tokens = new TokenRegistry(config.admin.tokens);
@@ -44,10 +53,10 @@ export async function startApiRole(core: Core, opts: { listen: boolean }): Promi
       metricsRoutes(metrics),
       webhookRoutes({ ingest, metrics, maxBodyBytes: config.http.max_body_bytes }),
       hookRoutes({ hooks, auth }),
-      dlqRoutes({ dlq, queues, auth }),
-      replayRoutes({ replays, dlq, hooks, auth }),
+      dlqRoutes({ dlq, ledger, queues, auth }),
+      replayRoutes({ replays, replayQueue, dlq, hooks, ledger, auth }),
       claimRoutes({ hooks, auth }),
-      bullBoardRoutes({ tokens, queues: [...queues.all().values(), replays.queue, maintenance] }),
+      bullBoardRoutes({ tokens, queues: [...queues.all().values(), replayQueue.queue, maintenance] }),
       asyncApiRoutes(await asyncApiForConfig(config, logger)),
       openApiRoutes(),
     ],

@@ -1,15 +1,17 @@
 // What every role of a process shares: the config, one command connection to Redis, the stores and
 // the producer side of the queues.
+import type { Redis } from "ioredis";
 import type { Config } from "../../config/schema.ts";
 import type { Logger } from "../../observability/logger.ts";
 import type { Metrics } from "../../observability/metrics.ts";
-import type { SinkQueues } from "../../queue/sink-queues.ts";
-import type { ReplayStore } from "../../recovery/replay-store.ts";
+import type { DeliveryQueues } from "../../queue/delivery-queues.ts";
+import type { ReplayQueue } from "../../queue/replay-queue.ts";
+import type { DeliveryStore } from "../../store/delivery-store.ts";
 import type { DlqStore } from "../../store/dlq-store.ts";
 import type { HookStore } from "../../store/hook-store.ts";
 import type { Keys } from "../../store/keys.ts";
+import type { ReplayStore } from "../../store/replay-store.ts";
 import type { Lifecycle } from "../lifecycle.ts";
-import type { Redis } from "ioredis";
 
 export interface Core {
   readonly config: Config;
@@ -20,9 +22,12 @@ export interface Core {
   /** Fail-fast command connection (no offline queue). */
   readonly redis: Redis;
   readonly hooks: HookStore;
+  /** The delivery ledger on the fail-fast connection (API, recovery). */
+  readonly ledger: DeliveryStore;
   readonly dlq: DlqStore;
-  readonly queues: SinkQueues;
+  readonly queues: DeliveryQueues;
   readonly replays: ReplayStore;
+  readonly replayQueue: ReplayQueue;
   /** Base URL consumers reach this gateway at (claim-check links); known once the API listens. */
   publicUrl(): string;
 }

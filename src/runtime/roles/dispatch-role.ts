@@ -2,16 +2,28 @@
 import { Dispatcher } from "../../delivery/dispatcher.ts";
 import { createSink } from "../../sinks/registry.ts";
 import type { Sink } from "../../sinks/sink.ts";
+import { DeliveryStore, ledgerOptions } from "../../store/delivery-store.ts";
 import { createWorkerRedis } from "../redis.ts";
 import type { Core } from "./core.ts";
 
 const SINK_CLOSE_MS = 3000;
 
-export function startDispatchRole(core: Core, graceMs: number | undefined): void {
-  const { config, logger, life } = core;
+export function startDispatchRole(core: Core, opts: { graceMs?: number; maxStalledCount?: number }): void {
+  const { config, logger, life, keys } = core;
   const connection = createWorkerRedis(config.redis.url);
   connection.on("error", (err: Error) => logger.debug({ err: err.message }, "redis worker connection error"));
   life.onStop("worker redis", async () => connection.disconnect());
+  // Attempts record their outcome on a connection that waits out a Redis blip: a delivered send is
+  // recorded as delivered once Redis answers again, rather than failing and being sent twice.
+  const ledgerRedis = createWorkerRedis(config.redis.url, "switchyard-ledger");
+  ledgerRedis.on("error", (err: Error) =>
+    logger.debug({ err: err.message }, "redis ledger connection error"),
+  );
+  life.onStop(
+    "ledger redis",
+    async () => void (await ledgerRedis.quit().catch(() => ledgerRedis.disconnect())),
+  );
+  const ledger = new DeliveryStore(ledgerRedis, keys, ledgerOptions(config));
 
   const sinks = new Map<string, Sink>();
   const deps = { logger, defaultClaimCheckBytes: config.dispatch.claim_check_bytes };
@@ -24,7 +36,13 @@ export function startDispatchRole(core: Core, graceMs: number | undefined): void
     await Promise.race([closing, new Promise((r) => setTimeout(r, SINK_CLOSE_MS).unref())]);
   });
 
-  const dispatcher = new Dispatcher({ ...core, connection, sinks });
+  const dispatcher = new Dispatcher({
+    ...core,
+    connection,
+    ledger,
+    sinks,
+    maxStalledCount: opts.maxStalledCount,
+  });
   dispatcher.start();
-  life.onStop("dispatcher", () => dispatcher.close(graceMs));
+  life.onStop("dispatcher", () => dispatcher.close(opts.graceMs));
 }

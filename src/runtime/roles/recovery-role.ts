@@ -1,4 +1,4 @@
-// The `recovery` role: the stale-lease recovery scheduler and the replay runner.
+// The `recovery` role: the recovery scheduler (reconcile and trim) and the replay runner.
 import { RecoveryRunner, type RecoveryRunnerOptions } from "../../recovery/recovery-runner.ts";
 import { ReplayRunner } from "../../recovery/replay-runner.ts";
 import { createWorkerRedis } from "../redis.ts";
@@ -19,7 +19,12 @@ export async function startRecoveryRole(
   await recovery.start();
   life.onStop("recovery", () => recovery.close());
 
-  const replayRunner = new ReplayRunner(core);
+  const replayConnection = createWorkerRedis(config.redis.url, "switchyard-replay");
+  replayConnection.on("error", (err: Error) =>
+    logger.debug({ err: err.message }, "redis replay connection error"),
+  );
+  life.onStop("replay redis", async () => replayConnection.disconnect());
+  const replayRunner = new ReplayRunner({ ...core, connection: replayConnection });
   replayRunner.start();
   life.onStop("replay runner", () => replayRunner.close(opts.graceMs));
 }

@@ -1,6 +1,7 @@
 // How an HTTP answer or a network error becomes a DeliveryResult. Kept apart from the socket code so every
 // status-code rule is unit-tested, and so the outbound fanout can map endpoint answers the same way.
 import {
+  withStatusCode,
   boundReason,
   ok,
   permanent,
@@ -74,6 +75,11 @@ function redirectTarget(location: string | undefined): string {
 export function classifyAnswer(answer: HttpAnswer, nowMs: number = Date.now()): DeliveryResult {
   const { status } = answer;
   if (status >= 200 && status < 300) return ok;
+  return withStatusCode(classifyFailure(answer, nowMs), status);
+}
+
+function classifyFailure(answer: HttpAnswer, nowMs: number): DeliveryResult {
+  const { status } = answer;
   const reason = describeAnswer(status, answer.bodyStart);
   if (status >= 300 && status < 400) {
     return permanent(

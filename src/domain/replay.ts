@@ -1,6 +1,6 @@
 // What a replay selects and the states it moves through, shared by the API that creates and controls
 // replays, the store that keeps them and the runner that carries them out.
-import type { DlqFilter } from "../store/dlq-store.ts";
+import type { DlqFilter } from "./dlq.ts";
 
 /** The DLQ filter of a replay (tenant comes from the token, not the request), plus explicit ids. */
 export interface ReplayFilter extends Omit<DlqFilter, "tenant"> {

@@ -1,25 +1,17 @@
-// Replays as durable records in Redis plus one BullMQ job each on the `replays` queue. The record is
-// the truth (filter, snapshot time, cursor, in-flight batch, counters); the job only says "a runner
-// should be working on this", so BullMQ's stalled-job recovery hands a replay to another runner
-// when the one running it dies, and the record tells that runner where to pick up.
-import { Queue } from "bullmq";
+// Replays as durable records in Redis. The record is the truth (filter, snapshot time, cursor,
+// in-flight batch, counters); its job on the `replays` queue (queue/replay-queue.ts) only says "a
+// runner should be working on this", so BullMQ's stalled-job recovery hands a replay to another
+// runner when the one running it dies, and the record tells that runner where to pick up. Writes of
+// a running replay are fenced by that job's lock, which lives in the same hash tag as the record.
 import type { Redis } from "ioredis";
 import { type ReplayId, newId } from "../domain/ids.ts";
-import { type DlqEntry, dlqIndexKeys } from "../store/dlq-store.ts";
-import type { Keys } from "../store/keys.ts";
-import { LuaScript } from "../store/lua-script.ts";
-import type { ReplayCursor, ReplayFilter, ReplayState } from "./replay-filter.ts";
+import type { ReplayCursor, ReplayFilter, ReplayState } from "../domain/replay.ts";
+import type { DlqIndexName, Keys } from "./keys.ts";
+import { LuaScript } from "./lua-script.ts";
 
 const beginBatch = new LuaScript("begin-replay-batch-2.lua", 2);
-const commitBatch = new LuaScript("commit-replay-batch-2.lua", 2);
+const commitStep = new LuaScript("commit-replay-step-2.lua", 2);
 const setState = new LuaScript("set-replay-state-1.lua", 1);
-
-export const REPLAY_QUEUE = "replays";
-export const REPLAY_JOB_NAME = "replay";
-
-export interface ReplayJobData {
-  readonly replayId: ReplayId;
-}
 
 /** A batch a runner has announced and not yet committed. */
 export interface InflightBatch {
@@ -44,7 +36,7 @@ export interface ReplayRecord {
   /** Upper bound on `matched`, known at creation (for progress bars). */
   readonly total_estimate: number;
   /** The DLQ index walked, or undefined when the replay names its entries (`targets`). */
-  readonly index: string | undefined;
+  readonly index: DlqIndexName | undefined;
   /** Explicit DLQ entry ids, hook ids already expanded. */
   readonly targets: readonly string[] | undefined;
   /** null before the first step. */
@@ -56,7 +48,7 @@ export interface NewReplay {
   readonly tenant: string | undefined;
   readonly filter: ReplayFilter;
   readonly rate_per_s: number;
-  readonly index: string | undefined;
+  readonly index: DlqIndexName | undefined;
   readonly targets: readonly string[] | undefined;
   readonly total_estimate: number;
   readonly created_at: number;
@@ -68,34 +60,20 @@ export interface ReplayStep {
   readonly matched: number;
   readonly moved: number;
   readonly failed: number;
-  /** Entries moved back (or found gone): unindexed if they are still the death the replay saw. */
-  readonly unindex: readonly DlqEntry[];
   readonly final?: "done" | "cancelled";
 }
 
 export type SetStateResult = "ok" | "missing" | "done" | "cancelled";
 
-/** Replay jobs retry on errors (Redis away) for a while; the record keeps their progress meanwhile. */
-const JOB_OPTIONS = {
-  attempts: 100,
-  backoff: { type: "fixed", delay: 2000 },
-  removeOnComplete: { age: 86_400 },
-  removeOnFail: { age: 7 * 86_400 },
-} as const;
-
 export class ReplayStore {
-  readonly queue: Queue<ReplayJobData>;
-
   constructor(
     private readonly redis: Redis,
     readonly keys: Keys,
     private readonly retentionS: number,
-  ) {
-    this.queue = new Queue<ReplayJobData>(REPLAY_QUEUE, { connection: redis, prefix: keys.base });
-  }
+  ) {}
 
-  /** Persist a replay, then hand it to the runners. */
-  async create(input: NewReplay, opts: { enqueue?: boolean } = {}): Promise<ReplayRecord> {
+  /** Persist a new replay (its job is added by the caller). */
+  async create(input: NewReplay): Promise<ReplayRecord> {
     const id = newId("rp", input.created_at);
     const fields: Record<string, string> = {
       id,
@@ -113,20 +91,12 @@ export class ReplayStore {
     if (input.index !== undefined) fields.index = input.index;
     if (input.targets !== undefined) fields.targets = JSON.stringify(input.targets);
     await this.redis.hset(this.keys.replay(id), fields);
-    if (opts.enqueue !== false) {
-      try {
-        await this.enqueue(id);
-      } catch (err) {
-        await this.redis.del(this.keys.replay(id)).catch(() => undefined);
-        throw err;
-      }
-    }
     return (await this.get(id)) as ReplayRecord;
   }
 
-  /** Add the replay's job (idempotent: the job id is the replay id). */
-  async enqueue(id: ReplayId): Promise<void> {
-    await this.queue.add(REPLAY_JOB_NAME, { replayId: id }, { ...JOB_OPTIONS, jobId: id });
+  /** Drop a replay whose job could not be added. */
+  async delete(id: ReplayId): Promise<void> {
+    await this.redis.del(this.keys.replay(id));
   }
 
   async get(id: ReplayId): Promise<ReplayRecord | undefined> {
@@ -147,39 +117,38 @@ export class ReplayStore {
     return (await setState.run(this.redis, [this.keys.replay(id)], [state, now])) as SetStateResult;
   }
 
-  /** The BullMQ lock key of a replay's job: its value is the token of the runner holding it. */
-  lockKey(id: ReplayId): string {
-    return `${this.queue.qualifiedName}:${id}:lock`;
-  }
-
-  /** Announce a batch before moving it; false when `token` no longer holds the job's lock. */
-  async begin(id: ReplayId, token: string, batch: InflightBatch, now = Date.now()): Promise<boolean> {
+  /**
+   * Announce a batch before moving it; false when `token` no longer holds the job's lock (`lockKey`,
+   * see ReplayQueue.lockKey).
+   */
+  async begin(
+    id: ReplayId,
+    lockKey: string,
+    token: string,
+    batch: InflightBatch,
+    now = Date.now(),
+  ): Promise<boolean> {
     const reply = await beginBatch.run(
       this.redis,
-      [this.keys.replay(id), this.lockKey(id)],
+      [this.keys.replay(id), lockKey],
       [token, JSON.stringify(batch), now],
     );
     return reply === 1;
   }
 
-  /** Commit a step (see commit-replay-batch-2.lua); false when `token` no longer holds the lock. */
+  /** Commit a step (see commit-replay-step-2.lua); false when `token` no longer holds the lock. */
   async commit(
-    record: Pick<ReplayRecord, "id" | "created_at">,
+    record: Pick<ReplayRecord, "id">,
+    lockKey: string,
     token: string,
     step: ReplayStep,
     now = Date.now(),
   ): Promise<boolean> {
-    const unindex: (string | number)[] = [step.unindex.length];
-    for (const entry of step.unindex) {
-      const indexes = dlqIndexKeys(this.keys, entry);
-      unindex.push(entry.id, this.keys.dlqEntry(entry.id), indexes.length, ...indexes);
-    }
-    const reply = await commitBatch.run(
+    const reply = await commitStep.run(
       this.redis,
-      [this.keys.replay(record.id), this.lockKey(record.id)],
+      [this.keys.replay(record.id), lockKey],
       [
         token,
-        record.created_at,
         JSON.stringify(step.end),
         step.matched,
         step.moved,
@@ -187,14 +156,9 @@ export class ReplayStore {
         now,
         step.final ?? "",
         this.retentionS,
-        ...unindex,
       ],
     );
     return reply === 1;
-  }
-
-  async close(): Promise<void> {
-    await this.queue.close();
   }
 }
 
@@ -216,7 +180,7 @@ export function parseRecord(raw: Record<string, string>): ReplayRecord {
     moved: Number(raw.moved ?? 0),
     failed: Number(raw.failed ?? 0),
     total_estimate: Number(raw.total_estimate ?? 0),
-    index: raw.index,
+    index: raw.index as DlqIndexName | undefined,
     targets: json<string[]>(raw.targets),
     cursor: json<ReplayCursor | null>(raw.cursor) ?? null,
     inflight: json<InflightBatch>(raw.inflight),

@@ -1,0 +1,110 @@
+// Producer side of the delivery queues: one BullMQ Queue per sink (and the shared outbound queue), the
+// enqueue step of ingest and publish, and `ensure`, which recovery and replay use to make a live row's
+// job exist again whatever became of it.
+import { type JobsOptions, Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import type { DeliveryRow, Target } from "../domain/delivery.ts";
+import type { DeliveryId } from "../domain/ids.ts";
+import type { Keys } from "../store/keys.ts";
+import { DELIVERY_JOB_NAME, type DeliveryJobData, queueNameOf } from "./delivery-job.ts";
+
+/** How long finished jobs stay visible in Bull Board; the row keeps the lasting state. */
+const KEEP_COMPLETED = { age: 3600, count: 1000 } as const;
+/** Queue events kept for Bull Board and listeners; each costs Redis memory per job. */
+const EVENTS_MAX_LEN = 1000;
+
+/** What a job needs of its row. */
+export type JobRef = Pick<DeliveryRow, "id" | "parentId" | "target">;
+
+export type EnsureOutcome = "exists" | "added" | "retried";
+
+export class DeliveryQueues {
+  private readonly queues = new Map<string, Queue<DeliveryJobData>>();
+
+  constructor(
+    private readonly connection: Redis,
+    private readonly keys: Keys,
+    queueNames: readonly string[],
+    private readonly retentionS: number,
+  ) {
+    for (const name of queueNames) this.queue(name);
+  }
+
+  private queue(name: string): Queue<DeliveryJobData> {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue<DeliveryJobData>(name, {
+        connection: this.connection,
+        prefix: this.keys.queuePrefix(name),
+        streams: { events: { maxLen: EVENTS_MAX_LEN } },
+      });
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  /** The queue of `target`, if this process knows it. */
+  forTarget(target: Target): Queue<DeliveryJobData> | undefined {
+    return this.queues.get(queueNameOf(target));
+  }
+
+  all(): ReadonlyMap<string, Queue<DeliveryJobData>> {
+    return this.queues;
+  }
+
+  /** Options of a delivery job: its id is the row's; finished jobs are trimmed by age. */
+  jobOptions(id: DeliveryId): JobsOptions {
+    return { jobId: id, removeOnComplete: KEEP_COMPLETED, removeOnFail: { age: this.retentionS } };
+  }
+
+  /**
+   * Add one job per row. Idempotent: a job id that exists is left as it is. Resolves when Redis has
+   * acknowledged every add; the adds go out together, so this costs one round trip.
+   */
+  async enqueue(rows: readonly JobRef[]): Promise<void> {
+    await Promise.all(rows.map((row) => this.add(row)));
+  }
+
+  private async add(row: JobRef): Promise<void> {
+    const queue = this.forTarget(row.target);
+    if (!queue) throw new Error(`no queue for ${queueNameOf(row.target)}`);
+    await queue.add(DELIVERY_JOB_NAME, { d: row.id, p: row.parentId }, this.jobOptions(row.id));
+  }
+
+  /**
+   * Make sure a live row has a job that will run: a waiting, delayed or active one is left alone, a
+   * failed or completed one (an operator retried, a replay revived the row) runs again, a missing one
+   * (removed by hand, cleaned) is added.
+   */
+  async ensure(row: JobRef): Promise<EnsureOutcome> {
+    const queue = this.forTarget(row.target);
+    if (!queue) throw new Error(`no queue for ${queueNameOf(row.target)}`);
+    const state = await queue.getJobState(row.id);
+    switch (state) {
+      case "unknown":
+        await this.add(row);
+        return "added";
+      case "failed":
+      case "completed": {
+        const job = await queue.getJob(row.id);
+        if (job && state === "failed") {
+          await job.retry("failed");
+          return "retried";
+        }
+        await job?.remove();
+        await this.add(row);
+        return "added";
+      }
+      case "active":
+      case "delayed":
+      case "prioritized":
+      case "waiting":
+      case "waiting-children":
+        return "exists";
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+  }
+}

@@ -1,0 +1,83 @@
+// Creating a replay, the use case behind POST /v1/replays: resolve what it selects (explicit ids, or
+// the narrowest DLQ index for its filter), snapshot the moment, write the durable record and hand it
+// to the runners. The route only parses and answers.
+import { type DlqFilter, parseDlqId, rangeOf } from "../domain/dlq.ts";
+import { sinkDeliveryId } from "../domain/hook.ts";
+import { isId } from "../domain/ids.ts";
+import type { ReplayFilter } from "../domain/replay.ts";
+import type { DeliveryStore } from "../store/delivery-store.ts";
+import type { DlqStore } from "../store/dlq-store.ts";
+import type { HookStore } from "../store/hook-store.ts";
+import type { ReplayQueue } from "../queue/replay-queue.ts";
+import type { ReplayRecord, ReplayStore } from "../store/replay-store.ts";
+import { dlqFilterOf } from "./replay-scan.ts";
+
+export interface CreateReplayDeps {
+  readonly replays: ReplayStore;
+  readonly replayQueue: Pick<ReplayQueue, "enqueue">;
+  readonly dlq: DlqStore;
+  readonly hooks: Pick<HookStore, "record">;
+  readonly ledger: Pick<DeliveryStore, "getMany">;
+}
+
+/** An id in `filter.ids` that names neither a DLQ entry nor a hook. */
+export class UnknownReplayTarget extends Error {
+  constructor(readonly value: string) {
+    super(`"${value.slice(0, 80)}" is neither a DLQ entry id nor a hook id`);
+  }
+}
+
+export interface ReplayRequest {
+  /** The tenant of the token: a tenant-bound replay sees only that tenant's entries. */
+  readonly tenant: string | undefined;
+  readonly filter: ReplayFilter;
+  readonly ratePerS: number;
+  readonly now?: number;
+}
+
+/** DLQ entry ids as given; a hook id stands for each of its deliveries that is dead. */
+async function expandIds(deps: CreateReplayDeps, ids: readonly string[]): Promise<string[]> {
+  const out = new Set<string>();
+  for (const id of ids) {
+    const delivery = parseDlqId(id);
+    if (delivery) {
+      out.add(delivery);
+      continue;
+    }
+    if (!isId("hk", id)) throw new UnknownReplayTarget(id);
+    const hook = await deps.hooks.record(id);
+    const rowIds = (hook?.sinks ?? []).map((sink) => sinkDeliveryId(id, sink));
+    const rows = await deps.ledger.getMany(rowIds);
+    rows.forEach((row) => {
+      if (row?.state === "dead") out.add(row.id);
+    });
+  }
+  return [...out];
+}
+
+export async function createReplay(deps: CreateReplayDeps, req: ReplayRequest): Promise<ReplayRecord> {
+  const createdAt = req.now ?? Date.now();
+  const { ids } = req.filter;
+  const scope: DlqFilter = dlqFilterOf({ filter: req.filter, tenant: req.tenant });
+  const targets = ids ? await expandIds(deps, ids) : undefined;
+  const index = targets ? undefined : await deps.dlq.narrowestIndex(scope);
+  const total = index
+    ? await deps.dlq.countInRange(index, rangeOf(scope, createdAt))
+    : (targets?.length ?? 0);
+  const record = await deps.replays.create({
+    tenant: req.tenant,
+    filter: req.filter,
+    rate_per_s: req.ratePerS,
+    index,
+    targets,
+    total_estimate: total,
+    created_at: createdAt,
+  });
+  try {
+    await deps.replayQueue.enqueue(record.id);
+  } catch (err) {
+    await deps.replays.delete(record.id).catch(() => undefined);
+    throw err;
+  }
+  return record;
+}

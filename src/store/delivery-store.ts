@@ -1,0 +1,316 @@
+// The delivery ledger: one durable row per delivery, and every change to it through a fenced Lua
+// script. Workers claim a row (lease + fencing token) before an attempt and record its outcome with
+// the token they were given; a writer that lost its lease is refused. Rows live without expiry while
+// live; a final outcome starts their retention (and their parent's, once none of its rows is live).
+import type { Redis } from "ioredis";
+import type { Config } from "../config/schema.ts";
+import type { DeliveryRow, DeliveryState, Target } from "../domain/delivery.ts";
+import { parseTarget } from "../domain/delivery.ts";
+import type { ErrorClass } from "../domain/error-class.ts";
+import { type DeliveryId, type HookId, type ReplayId, bucketOf } from "../domain/ids.ts";
+import { dlqIndexKeys } from "./dlq-index.ts";
+import type { Keys } from "./keys.ts";
+import { LuaScript } from "./lua-script.ts";
+import { TickBatch } from "./tick-batch.ts";
+
+const claimScript = new LuaScript("claim-delivery-3.lua", 3);
+const renewScript = new LuaScript("renew-lease-2.lua", 2);
+const finishScript = new LuaScript("finish-attempt-n.lua", "n");
+const reviveScript = new LuaScript("revive-delivery-n.lua", "n");
+const unlistScript = new LuaScript("unlist-dead-n.lua", "n");
+const claimStaleScript = new LuaScript("claim-stale-2.lua", 2);
+const releaseStaleScript = new LuaScript("release-stale-2.lua", 2);
+
+export type ClaimResult =
+  | {
+      readonly kind: "ok";
+      readonly fence: number;
+      /** This attempt's number (1 for the first). */
+      readonly attempt: number;
+      readonly firstAttemptAt: number;
+      readonly replayId: ReplayId | undefined;
+      /** The parent fields asked for, in order (undefined where the parent has none). */
+      readonly parent: readonly (Buffer | undefined)[];
+    }
+  | { readonly kind: "leased"; readonly until: number }
+  | { readonly kind: "missing" | "delivered" | "dead" };
+
+/** The outcome of an attempt, as the ledger records it. */
+export type Finish =
+  | { readonly outcome: "delivered"; readonly statusCode?: number }
+  | {
+      readonly outcome: "retrying";
+      readonly nextAttemptAt: number;
+      readonly reason: string;
+      readonly errorClass: ErrorClass;
+      readonly statusCode?: number;
+    }
+  | {
+      readonly outcome: "dead";
+      readonly reason: string;
+      readonly errorClass: ErrorClass;
+      readonly statusCode?: number;
+      /** false: the claim that decided this sent nothing, so it is not counted as an attempt. */
+      readonly attempted?: boolean;
+    }
+  | { readonly outcome: "release" };
+
+/** Who writes: a claim's fencing token, or `unfenced` (BullMQ failed the job itself; recovery). */
+export type Writer = { readonly fence: number } | "unfenced";
+
+export type ReviveResult = "moved" | "already" | "missing" | "newer" | "gone" | DeliveryState;
+
+export type StaleClaim =
+  | {
+      readonly kind: "claimed";
+      readonly state: DeliveryState;
+      readonly target: Target | undefined;
+      readonly parentId: string;
+      readonly enqueueFailed: boolean;
+    }
+  | { readonly kind: "not_due" | "leased" | "final" | "missing" };
+
+interface FinishWrite {
+  readonly row: Pick<DeliveryRow, "id" | "target" | "source" | "tenant" | "parentId">;
+  readonly writer: Writer;
+  readonly finish: Finish;
+  readonly now: number;
+}
+
+export interface LedgerOptions {
+  /** How long a finished row (and its parent) is kept after its last change. */
+  readonly retentionS: number;
+  /** How long a row may stay pending or overdue before recovery looks at it. */
+  readonly staleAfterMs: number;
+}
+
+/** The ledger's options as the config sets them. */
+export function ledgerOptions(config: Pick<Config, "retention_s" | "recovery">): LedgerOptions {
+  return { retentionS: config.retention_s, staleAfterMs: config.recovery.stale_after_ms };
+}
+
+const int = (v: string | undefined): number | undefined =>
+  v === undefined || v === "" ? undefined : Number(v);
+
+export function parseRow(id: DeliveryId, raw: Record<string, string>): DeliveryRow | undefined {
+  const target = raw.t === undefined ? undefined : parseTarget(raw.t);
+  if (raw.st === undefined || raw.p === undefined || !target) return undefined;
+  return {
+    id,
+    parentId: raw.p,
+    target,
+    state: raw.st as DeliveryState,
+    attempts: Number(raw.a ?? 0),
+    createdAt: Number(raw.c ?? 0),
+    firstAttemptAt: int(raw.fa),
+    lastAttemptAt: int(raw.la),
+    nextAttemptAt: int(raw.na),
+    deliveredAt: int(raw.da),
+    deadAt: int(raw.xa),
+    lastError: raw.le,
+    errorClass: raw.ec as ErrorClass | undefined,
+    statusCode: int(raw.sc),
+    leaseOwner: raw.lo,
+    leaseUntil: int(raw.lu),
+    fence: Number(raw.f ?? 0),
+    replayId: raw.rp as ReplayId | undefined,
+    source: raw.s ?? "",
+    tenant: raw.tn,
+    enqueueFailed: raw.ef === "1",
+    purged: raw.purged === "1",
+  };
+}
+
+export class DeliveryStore {
+  private readonly writes: TickBatch<FinishWrite, boolean>;
+
+  constructor(
+    private readonly redis: Redis,
+    readonly keys: Keys,
+    private readonly opts: LedgerOptions,
+  ) {
+    this.writes = new TickBatch((batch) => this.flush(batch));
+  }
+
+  /** The record a row delivers: a hook for a sink, an event for an endpoint. */
+  parentKey(row: Pick<DeliveryRow, "target" | "parentId">): string {
+    return row.target.kind === "sink"
+      ? this.keys.hook(row.parentId as HookId)
+      : this.keys.event(row.parentId);
+  }
+
+  /** Take the row's lease for one attempt and read `fields` of its parent, in one round trip. */
+  async claim(
+    id: DeliveryId,
+    parentKey: string,
+    owner: string,
+    leaseMs: number,
+    fields: readonly string[],
+    now = Date.now(),
+  ): Promise<ClaimResult> {
+    const reply = (await claimScript.runBuffer(
+      this.redis,
+      [this.keys.delivery(id), parentKey, this.keys.watch(bucketOf(id))],
+      [id, owner, now, leaseMs, ...fields],
+    )) as (Buffer | null)[];
+    const kind = reply[0]?.toString();
+    switch (kind) {
+      case "ok":
+        return {
+          kind,
+          fence: Number(reply[1]?.toString()),
+          attempt: Number(reply[2]?.toString()),
+          firstAttemptAt: Number(reply[3]?.toString()),
+          replayId: (reply[4]?.toString() || undefined) as ReplayId | undefined,
+          parent: reply.slice(5).map((v) => v ?? undefined),
+        };
+      case "leased":
+        return { kind, until: Number(reply[1]?.toString()) };
+      case "missing":
+      case "delivered":
+      case "dead":
+        return { kind };
+      case undefined:
+      default:
+        throw new Error(`unexpected claim reply ${String(kind)}`);
+    }
+  }
+
+  /** Extend a running attempt's lease; false when the caller no longer holds it. */
+  async renew(id: DeliveryId, fence: number, until: number): Promise<boolean> {
+    const reply = await renewScript.run(
+      this.redis,
+      [this.keys.delivery(id), this.keys.watch(bucketOf(id))],
+      [id, fence, until],
+    );
+    return reply === 1;
+  }
+
+  /**
+   * Record an attempt's outcome; false when the write was refused (the writer's lease was taken over,
+   * or the row is no longer live). Writes made within one tick go out as one script call.
+   */
+  finish(row: FinishWrite["row"], writer: Writer, finish: Finish, now = Date.now()): Promise<boolean> {
+    return this.writes.add({ row, writer, finish, now });
+  }
+
+  private async flush(batch: readonly FinishWrite[]): Promise<boolean[]> {
+    const keys: string[] = [];
+    const args: (string | number)[] = [batch.length];
+    for (const { row, writer, finish, now } of batch) {
+      const bucket = bucketOf(row.id);
+      const own = [this.keys.delivery(row.id), this.parentKey(row), this.keys.watch(bucket)];
+      if (finish.outcome === "dead")
+        own.push(...dlqIndexKeys(this.keys, row, finish.errorClass), this.keys.dlqIndexes(bucket));
+      keys.push(...own);
+      const failure = finish.outcome === "retrying" || finish.outcome === "dead" ? finish : undefined;
+      const statusCode = finish.outcome === "release" ? undefined : finish.statusCode;
+      const nextAt = finish.outcome === "retrying" ? finish.nextAttemptAt : 0;
+      args.push(
+        own.length,
+        row.id,
+        writer === "unfenced" ? "*" : writer.fence,
+        finish.outcome,
+        now,
+        this.opts.retentionS,
+        nextAt,
+        // A retry is due at its own time; recovery looks only once it is overdue by the stale horizon.
+        (finish.outcome === "retrying" ? nextAt : now) + this.opts.staleAfterMs,
+        failure?.reason ?? "",
+        failure?.errorClass ?? "",
+        statusCode ?? "",
+        finish.outcome === "dead" && finish.attempted === false ? 1 : 0,
+      );
+    }
+    const reply = (await finishScript.run(this.redis, keys, args)) as number[];
+    return reply.map((n) => n === 1);
+  }
+
+  async get(id: DeliveryId): Promise<DeliveryRow | undefined> {
+    return parseRow(id, await this.redis.hgetall(this.keys.delivery(id)));
+  }
+
+  /** Rows by id in one round trip; missing ones (expired, never written) are undefined. */
+  async getMany(ids: readonly DeliveryId[]): Promise<(DeliveryRow | undefined)[]> {
+    if (ids.length === 0) return [];
+    const pipe = this.redis.pipeline();
+    for (const id of ids) pipe.hgetall(this.keys.delivery(id));
+    const replies = (await pipe.exec()) ?? [];
+    return replies.map(([err, raw], i) => {
+      if (err) throw err;
+      return parseRow(ids[i] as DeliveryId, raw as Record<string, string>);
+    });
+  }
+
+  /** Move a dead row back to pending (see revive-delivery-n.lua). */
+  async revive(
+    row: DeliveryRow,
+    replayId: ReplayId | undefined,
+    snapshot: number,
+    now = Date.now(),
+  ): Promise<ReviveResult> {
+    const bucket = bucketOf(row.id);
+    const indexes = row.errorClass ? dlqIndexKeys(this.keys, row, row.errorClass) : [];
+    return (await reviveScript.run(
+      this.redis,
+      [this.keys.delivery(row.id), this.parentKey(row), this.keys.watch(bucket), ...indexes],
+      [row.id, replayId ?? "", snapshot, now + this.opts.staleAfterMs],
+    )) as ReviveResult;
+  }
+
+  /** Take a dead row off the DLQ (purge); false if it is not dead. */
+  async unlist(row: DeliveryRow): Promise<boolean> {
+    if (!row.errorClass) return false;
+    const reply = await unlistScript.run(
+      this.redis,
+      [this.keys.delivery(row.id), ...dlqIndexKeys(this.keys, row, row.errorClass)],
+      [row.id],
+    );
+    return reply === 1;
+  }
+
+  /** Live rows of `bucket` that recovery should look at by `now`, oldest first. */
+  async due(bucket: number, now: number, limit: number): Promise<DeliveryId[]> {
+    return (await this.redis.zrangebyscore(
+      this.keys.watch(bucket),
+      "-inf",
+      now,
+      "LIMIT",
+      0,
+      limit,
+    )) as DeliveryId[];
+  }
+
+  /** Claim a due row for re-enqueueing (see claim-stale-2.lua). */
+  async claimStale(id: DeliveryId, token: string, leaseMs: number, now = Date.now()): Promise<StaleClaim> {
+    const reply = (await claimStaleScript.run(
+      this.redis,
+      [this.keys.delivery(id), this.keys.watch(bucketOf(id))],
+      [id, now, token, leaseMs],
+    )) as (string | number)[];
+    const kind = String(reply[0]);
+    if (kind !== "claimed") return { kind: kind as "not_due" | "leased" | "final" | "missing" };
+    return {
+      kind,
+      state: String(reply[1]) as DeliveryState,
+      target: parseTarget(String(reply[2])),
+      parentId: String(reply[3]),
+      enqueueFailed: reply[4] === 1,
+    };
+  }
+
+  /** Release a recovery claim; `error` records a failed enqueue (the row stays due). */
+  async releaseStale(
+    id: DeliveryId,
+    token: string,
+    error: string | undefined,
+    now = Date.now(),
+  ): Promise<boolean> {
+    const reply = await releaseStaleScript.run(
+      this.redis,
+      [this.keys.delivery(id), this.keys.watch(bucketOf(id))],
+      [id, token, error === undefined ? now + this.opts.staleAfterMs : now, error ?? ""],
+    );
+    return reply === 1;
+  }
+}

@@ -1,0 +1,50 @@
+--[[
+  Claim a delivery for one attempt: take its lease, bump its fencing token and its attempt count,
+  and read what the attempt sends from its parent record, all in one round trip. A row another
+  worker is attempting (an unexpired lease) is not taken; a final row is reported as such.
+
+  KEYS[1]   delivery row (hash)
+  KEYS[2]   parent record (hook or event hash)
+  KEYS[3]   the bucket's watch set
+
+  ARGV[1]   delivery id
+  ARGV[2]   lease owner (the worker's job token)
+  ARGV[3]   now, ms
+  ARGV[4]   lease, ms
+  ARGV[5..] parent fields to return
+
+  Returns
+    {'ok', fence, attempts, first_attempt_at|'', replay_id|'', parent field values...}
+    {'leased', lease_until}     another worker's lease is live
+    {'missing'}                 no such row
+    {'delivered'} | {'dead'}    final
+]]
+local st = redis.call('HGET', KEYS[1], 'st')
+if not st then
+  return {'missing'}
+end
+if st == 'delivered' or st == 'dead' then
+  return {st}
+end
+local now = tonumber(ARGV[3])
+if st == 'sending' then
+  local until_ = tonumber(redis.call('HGET', KEYS[1], 'lu') or '0')
+  if until_ > now then
+    return {'leased', tostring(until_)}
+  end
+end
+local fence = redis.call('HINCRBY', KEYS[1], 'f', 1)
+local attempts = redis.call('HINCRBY', KEYS[1], 'a', 1)
+local leaseUntil = now + tonumber(ARGV[4])
+redis.call('HSET', KEYS[1], 'st', 'sending', 'lo', ARGV[2], 'lu', leaseUntil)
+local fa = redis.call('HGET', KEYS[1], 'fa')
+if not fa then
+  fa = ARGV[3]
+  redis.call('HSET', KEYS[1], 'fa', fa)
+end
+redis.call('ZADD', KEYS[3], leaseUntil, ARGV[1])
+local out = {'ok', tostring(fence), tostring(attempts), fa, redis.call('HGET', KEYS[1], 'rp') or ''}
+for i = 5, #ARGV do
+  out[#out + 1] = redis.call('HGET', KEYS[2], ARGV[i]) or false
+end
+return out

@@ -1,0 +1,80 @@
+--[[
+  Record the outcome of attempts, several rows per call (workers batch what finishes within one tick).
+  Each write is fenced: it lands only while the row is `sending` under the caller's fencing token, so
+  a worker that lost its lease can never overwrite what the new holder wrote. A final outcome starts
+  the row's retention, and the parent's once none of its deliveries is live; a death lists the row in
+  its bucket's DLQ indexes in the same step.
+
+  ARGV[1]  number of updates; then per update 12 values:
+             nkeys, delivery id, fence ('*': unfenced, only a live row), outcome, now, retention_s,
+             next_attempt_at, watch score, reason, error class, status code, uncount (1: the claim
+             sent nothing, take its attempt back)
+           outcome: delivered | retrying | dead | release (hand back unattempted: the attempt is not
+           counted, the row is pending or retrying again)
+  KEYS     per update, nkeys of them: row, parent record, watch set, then (dead only) the DLQ index
+           keys followed by the bucket's index registry set
+
+  Returns one integer per update: 1 written, 0 refused (fenced off, or the row is not live).
+]]
+local out = {}
+local k, a = 1, 2
+for u = 1, tonumber(ARGV[1]) do
+  local nkeys = tonumber(ARGV[a])
+  local id, fence, outcome, now = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]
+  local retention, nextAt, score = ARGV[a + 5], ARGV[a + 6], ARGV[a + 7]
+  local reason, class, status = ARGV[a + 8], ARGV[a + 9], ARGV[a + 10]
+  local uncount = ARGV[a + 11] == '1'
+  local row, parent, watch = KEYS[k], KEYS[k + 1], KEYS[k + 2]
+  local st = redis.call('HGET', row, 'st')
+  local ok
+  if fence == '*' then
+    ok = st == 'pending' or st == 'sending' or st == 'retrying'
+  else
+    ok = st == 'sending' and redis.call('HGET', row, 'f') == fence
+  end
+  if ok then
+    redis.call('HDEL', row, 'lo', 'lu')
+    if reason ~= '' then
+      redis.call('HSET', row, 'le', reason, 'ec', class)
+    end
+    if status ~= '' then
+      redis.call('HSET', row, 'sc', status)
+    end
+    if outcome == 'release' then
+      local attempts = redis.call('HINCRBY', row, 'a', -1)
+      redis.call('HSET', row, 'st', attempts <= 0 and 'pending' or 'retrying')
+      redis.call('ZADD', watch, score, id)
+    elseif outcome == 'retrying' then
+      redis.call('HSET', row, 'st', 'retrying', 'la', now, 'na', nextAt)
+      redis.call('ZADD', watch, score, id)
+    else
+      redis.call('HDEL', row, 'na')
+      if outcome == 'delivered' then
+        redis.call('HSET', row, 'st', 'delivered', 'la', now, 'da', now)
+      else
+        redis.call('HSET', row, 'st', 'dead', 'xa', now)
+        if uncount then
+          redis.call('HINCRBY', row, 'a', -1)
+        elseif st == 'sending' then
+          redis.call('HSET', row, 'la', now)
+        end
+        local registry = KEYS[k + nkeys - 1]
+        for i = k + 3, k + nkeys - 2 do
+          redis.call('ZADD', KEYS[i], now, id)
+          redis.call('SADD', registry, KEYS[i])
+        end
+      end
+      redis.call('ZREM', watch, id)
+      redis.call('EXPIRE', row, retention)
+      if redis.call('HINCRBY', parent, 'live', -1) <= 0 then
+        redis.call('EXPIRE', parent, retention)
+      end
+    end
+    out[u] = 1
+  else
+    out[u] = 0
+  end
+  k = k + nkeys
+  a = a + 12
+end
+return out
