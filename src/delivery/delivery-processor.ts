@@ -2,7 +2,7 @@
 // parked job never reads the body) → claim the row (lease + fencing token, and the record, in one
 // round trip) → call the sink → record the outcome through the fenced ledger → tell BullMQ (done,
 // parked until the next attempt, or failed for good). The ledger row, never the job, holds the state.
-import type { Job } from "bullmq";
+import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError } from "bullmq";
 import type { Config, RetryConfig } from "../config/schema.ts";
 import { type DeliveryResult, type SinkFailure, errorClassOf } from "../domain/error-class.ts";
 import type { ClaimRef, Delivery, HookRecord } from "../domain/hook.ts";
@@ -35,6 +35,19 @@ export interface ProcessorDeps {
 
 export type DeliveryJob = Job<DeliveryJobData, void, string>;
 
+/** The claim an attempt holds, so an unexpected error can hand it back. */
+interface Held {
+  row?: Parameters<DeliveryStore["finish"]>[0] | undefined;
+  writer?: { fence: number };
+}
+
+/** BullMQ's own control errors (and ours built on them) pass through untouched. */
+function isControl(err: unknown): boolean {
+  return (
+    err instanceof DelayedError || err instanceof UnrecoverableError || err instanceof WaitingChildrenError
+  );
+}
+
 /** How long a job waits when the ledger could not be read (Redis away): no attempt is spent. */
 const STORE_PARK_MS = 2000;
 
@@ -58,6 +71,24 @@ export function createDeliveryProcessor(
   });
 
   return async (job, token) => {
+    const held: Held = {};
+    try {
+      return await attempt(job, token, held);
+    } catch (err) {
+      if (isControl(err)) throw err;
+      // A bug or an infrastructure error mid-attempt: never let BullMQ fail the job for it (its
+      // attempt count is not ours). Hand the row back unattempted and come back shortly.
+      deps.logger.error(
+        { delivery_id: job.data.d, sink: sink.name, err: (err as Error).message },
+        "attempt failed unexpectedly",
+      );
+      if (held.row && held.writer)
+        await ledger.finish(held.row, held.writer, { outcome: "release" }).catch(() => undefined);
+      return parkJob(job, token, now() + STORE_PARK_MS, "unexpected error, retrying");
+    }
+  };
+
+  async function attempt(job: DeliveryJob, token: string | undefined, held: Held): Promise<void> {
     const { d: id, p } = job.data;
     const parentId = p as HookId;
 
@@ -118,6 +149,8 @@ export function createDeliveryProcessor(
       throw deadLetterError("the hook record is gone");
     }
     const ledgerRow = { ...row, source: hook.source, tenant: hook.tenant };
+    held.row = ledgerRow;
+    held.writer = writer;
     const log = {
       hook_id: hook.id,
       delivery_id: id,
@@ -174,10 +207,12 @@ export function createDeliveryProcessor(
     }
     const failure: SinkFailure = result.failure;
     if (failure.kind === "transient" && failure.cancelled) {
-      // This process is stopping: hand the delivery back as it was, unattempted.
+      // Not the destination's answer (this process is stopping, or the breaker opened first): hand
+      // the delivery back as it was, unattempted.
+      held.row = undefined;
       await record(ledgerRow, writer, { outcome: "release" }, finishedAt);
-      deps.logger.info({ ...attemptLog, result: "cancelled" }, "attempt handed back");
-      return parkJob(job, token, finishedAt, "worker shutting down");
+      deps.logger.info({ ...attemptLog, result: "cancelled", reason: failure.reason }, "attempt handed back");
+      return parkJob(job, token, finishedAt, failure.reason);
     }
     const errorClass = errorClassOf(failure);
     metrics.dispatchAttempts.inc({ sink: sink.name, result: errorClass });
@@ -211,7 +246,7 @@ export function createDeliveryProcessor(
       "attempt failed",
     );
     return parkJob(job, token, next, failure.reason);
-  };
+  }
 
   /** Claim, reviving first a dead row whose failed job an operator has retried (Bull Board). */
   async function claimOnce(

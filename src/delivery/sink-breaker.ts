@@ -4,7 +4,7 @@
 // and exactly one probe while half-open.
 import CircuitBreaker from "opossum";
 import type { BreakerConfig } from "../config/schema.ts";
-import { type DeliveryResult, countsForBreaker } from "../domain/error-class.ts";
+import { type DeliveryResult, cancelled, countsForBreaker } from "../domain/error-class.ts";
 
 export type BreakerGate =
   { readonly pass: true; readonly probe: boolean } | { readonly pass: false; readonly parkUntil: number };
@@ -81,6 +81,9 @@ export class SinkBreaker {
       if (probe) this.consecutiveOpens = 0;
       return result;
     } catch (err) {
+      // The breaker opened between our gate and this attempt: nothing was sent, nothing counts.
+      if ((err as { code?: unknown }).code === "EOPENBREAKER")
+        return cancelled("the breaker opened before the attempt started");
       if (!(err instanceof CountedFailure)) throw err;
       this.onCountedFailure(probe);
       return err.result;

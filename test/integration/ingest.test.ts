@@ -3,7 +3,10 @@ import { connect } from "node:net";
 import { Queue } from "bullmq";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
+import { sinkDeliveryId } from "../../src/domain/hook.ts";
+import type { HookId } from "../../src/domain/ids.ts";
 import { sinkQueueName } from "../../src/queue/delivery-job.ts";
+import { sinkState } from "../support/hooks.ts";
 import { type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
@@ -38,12 +41,16 @@ async function post(path: string, body: string | Buffer, headers: Record<string,
 }
 
 async function hookKeys(g: TestGateway): Promise<string[]> {
-  return g.redis.keys(`${g.gateway.keys.base}:hook:*`);
+  return g.redis.keys(`{${g.config.redis.prefix}:*}:hook:*`);
 }
 
 function queueOf(g: TestGateway, sink: string): Queue {
-  return new Queue(sinkQueueName(sink), { connection: g.redis, prefix: g.gateway.keys.base });
+  const name = sinkQueueName(sink);
+  return new Queue(name, { connection: g.redis, prefix: g.gateway.keys.queuePrefix(name) });
 }
+
+const jobOf = (g: TestGateway, id: string, sink: string) =>
+  queueOf(g, sink).getJob(sinkDeliveryId(id as HookId, sink));
 
 describe("POST /webhooks/:source", () => {
   it("answers 202 only with the record and one job per sink in Redis", async () => {
@@ -55,16 +62,20 @@ describe("POST /webhooks/:source", () => {
     const id = res.json.id as string;
     expect(id).toMatch(/^hk_[0-9a-z]{26}$/);
 
-    const record = await gw.redis.hgetallBuffer(`${gw.gateway.keys.base}:hook:${id}`);
+    const record = await gw.redis.hgetallBuffer(gw.gateway.keys.hook(id as HookId));
     expect(record.body?.equals(body)).toBe(true);
     expect(JSON.parse(record.meta!.toString())).toMatchObject({ source: "open", sinks: ["a", "b"] });
     const headers = JSON.parse(record.hdr!.toString()) as Record<string, string>;
     expect(headers["x-extra"]).toBe("kept");
     expect(headers.connection).toBeUndefined();
-    expect(Number(await gw.redis.ttl(`${gw.gateway.keys.base}:hook:${id}`))).toBeGreaterThan(0);
+    // Live deliveries keep their record: nothing expires until every one of them has ended.
+    expect(Number(await gw.redis.ttl(gw.gateway.keys.hook(id as HookId)))).toBe(-1);
+    expect(record.live?.toString()).toBe("2");
     for (const sink of ["a", "b"]) {
-      const job = await queueOf(gw, sink).getJob(`${id}-${sink}`);
-      expect(job?.data).toEqual({ hookId: id, sink });
+      const row = await sinkState(gw, id, sink);
+      expect(row).toMatchObject({ state: "pending", attempts: 0 });
+      const job = await jobOf(gw, id, sink);
+      expect(job?.data).toEqual({ d: sinkDeliveryId(id as HookId, sink), p: id });
     }
   });
 
@@ -72,7 +83,7 @@ describe("POST /webhooks/:source", () => {
     gw = await startTestGateway(config(), { roles: ["api"] });
     const res = await post("/webhooks/acme/open", "{}");
     expect(res.status).toBe(202);
-    const meta = await gw.redis.hget(`${gw.gateway.keys.base}:hook:${res.json.id}`, "meta");
+    const meta = await gw.redis.hget(gw.gateway.keys.hook(res.json.id as HookId), "meta");
     expect(JSON.parse(meta!).tenant).toBe("acme");
   });
 
@@ -91,12 +102,16 @@ describe("POST /webhooks/:source", () => {
     const keys = gw.gateway.keys;
     const redis = gw.redis;
     const { HookStore } = await import("../../src/store/hook-store.ts");
-    const { newId } = await import("../../src/domain/ids.ts");
+    const { DeliveryStore } = await import("../../src/store/delivery-store.ts");
+    const { newId, bucketFor } = await import("../../src/domain/ids.ts");
+    const { idempotencyKey } = await import("../../src/domain/hook.ts");
     const { computeDedupKey } = await import("../../src/ingest/dedup-key.ts");
     const body = Buffer.from('{"crash":"between persist and enqueue"}');
     const dedupKey = computeDedupKey("body", {}, body);
-    const id = newId("hk");
-    await new HookStore(redis, keys).persist(
+    const identity = idempotencyKey(undefined, "open", dedupKey);
+    const id = newId("hk", Date.now(), bucketFor(identity));
+    const ledger = new DeliveryStore(redis, keys, { retentionS: 60, staleAfterMs: 60_000 });
+    await new HookStore(redis, keys, ledger).persist(
       {
         id,
         source: "open",
@@ -107,19 +122,18 @@ describe("POST /webhooks/:source", () => {
         body,
         sha256: "x",
         dedupKey,
-        idempotencyKey: "k",
+        idempotencyKey: identity,
         sinks: ["a", "b"],
       },
-      { dedupTtlS: 60, retentionS: 60 },
+      { dedupTtlS: 60, staleAfterMs: 60_000 },
     );
-    expect(await queueOf(gw, "a").getJob(`${id}-a`)).toBeUndefined();
+    expect(await jobOf(gw, id, "a")).toBeUndefined();
 
     const again = await post("/webhooks/open", body);
     expect(again.status).toBe(200);
     expect(again.json.id).toBe(id);
-    expect((await queueOf(gw, "a").getJob(`${id}-a`))?.data.hookId).toBe(id);
-    expect((await queueOf(gw, "b").getJob(`${id}-b`))?.data.hookId).toBe(id);
-    expect(await redis.zscore(keys.pendingEnqueue, id)).toBeNull();
+    expect((await jobOf(gw, id, "a"))?.data.p).toBe(id);
+    expect((await jobOf(gw, id, "b"))?.data.p).toBe(id);
   });
 
   it("makes one record of 50 concurrent copies of one hook", async () => {
