@@ -1,6 +1,7 @@
 // Helpers shared by the admin API and replay tests: authenticated calls through the app (no socket)
-// and a quick way to fill the DLQ with real dead deliveries (BullMQ failed jobs plus index entries).
+// and a quick way to fill the DLQ with real dead deliveries (dead delivery rows).
 import { sendHook } from "../support/hooks.ts";
+import { dlqCount } from "../support/ledger.ts";
 import { ADMIN_TOKEN, type TestGateway, eventually } from "../support/test-gateway.ts";
 
 export interface AdminAnswer {
@@ -30,9 +31,9 @@ export async function admin(
   return { status: res.status, json: text.length > 0 ? JSON.parse(text) : undefined };
 }
 
-/** Number of entries in the DLQ index. */
+/** Number of entries in the DLQ. */
 export function dlqSize(gw: TestGateway): Promise<number> {
-  return gw.redis.zcard(`${gw.gateway.keys.base}:dlq:all`);
+  return dlqCount(gw.redis, gw.gateway.keys);
 }
 
 /**

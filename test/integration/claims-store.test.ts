@@ -2,7 +2,9 @@
 // only), and GET /v1/claims/:id hands the exact bytes back, to admins of the hook's tenant only.
 import { createHash, randomBytes } from "node:crypto";
 import { afterEach, expect, it } from "vitest";
-import { SinkQueues } from "../../src/queue/sink-queues.ts";
+import { sinkDeliveryId } from "../../src/domain/hook.ts";
+import { sinkQueueName } from "../../src/queue/delivery-job.ts";
+import { deliveryJob } from "../support/hooks.ts";
 import { ADMIN_TOKEN, type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
 
 const MiB = 1024 * 1024;
@@ -29,7 +31,7 @@ async function prefixMemory(gateway: TestGateway): Promise<{ total: number; keys
     const [next, batch] = await gateway.redis.scan(
       cursor,
       "MATCH",
-      `${gateway.gateway.keys.base}*`,
+      `{${gateway.config.redis.prefix}[:}]*`,
       "COUNT",
       1000,
     );
@@ -90,13 +92,14 @@ it("stores a 5 MiB hook for two queue sinks once, and serves its exact bytes to 
   expect(hookBytes).toBeGreaterThanOrEqual(body.length);
   expect(hookBytes).toBeLessThan(1.25 * body.length);
   expect(total).toBeLessThan(deltas.length * 1.25 * body.length);
-  const queues = new SinkQueues(gw.redis, gw.gateway.keys, ["bus", "stream"]);
   for (const sink of ["bus", "stream"]) {
-    const jobKey = `${gw.gateway.keys.base}:sink-${sink}:${id}-${sink}`;
+    const delivery = sinkDeliveryId(id, sink);
+    const name = sinkQueueName(sink);
+    const jobKey = `${gw.gateway.keys.queuePrefix(name)}:${name}:${delivery}`;
     expect(keys.get(jobKey)).toBeLessThan(4096);
-    expect((await queues.get(sink).getJob(`${id}-${sink}`))?.data).toEqual({ hookId: id, sink });
+    expect(keys.get(gw.gateway.keys.delivery(delivery))).toBeLessThan(1024);
+    expect((await deliveryJob(gw, id, sink))?.data).toEqual({ d: delivery, p: id });
   }
-  await queues.close();
   console.log(
     `MEMORY USAGE hook key: ${(hookBytes / MiB).toFixed(3)} MiB; prefix total: ${(total / MiB).toFixed(3)} MiB`,
   );

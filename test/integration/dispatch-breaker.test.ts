@@ -33,7 +33,9 @@ it("opens after 5 consecutive 503s, parks jobs without spending attempts, probes
   rx.setFallback({ status: 200, delayMs: 300 });
   // Attempts live on the delivery rows: a parked delivery must not spend one.
   const attemptsOf = async () =>
-    Object.fromEntries(await Promise.all(ids.map(async (id) => [id, (await sinkState(gw, id, "out"))?.attempts])));
+    Object.fromEntries(
+      await Promise.all(ids.map(async (id) => [id, (await sinkState(gw, id, "out"))?.attempts])),
+    );
   const requestsWhileOpen = rx.requests.length;
   const attemptsBefore = await attemptsOf();
   expect(Object.keys(attemptsBefore)).toHaveLength(10);

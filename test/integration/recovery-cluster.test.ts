@@ -1,11 +1,9 @@
 // Two processes run the recovery role against one Redis: each scheduled tick runs on one of them only,
 // and two ticks never run at the same time, even when a tick outlasts the interval.
-import { createHash } from "node:crypto";
 import { pino } from "pino";
 import { afterEach, expect, it } from "vitest";
-import { newId } from "../../src/domain/ids.ts";
 import { sinkQueueName } from "../../src/queue/delivery-job.ts";
-import { HookStore } from "../../src/store/hook-store.ts";
+import { hookFixture, ledgerStores } from "../support/ledger.ts";
 import { Queue } from "bullmq";
 import {
   type TestGateway,
@@ -42,29 +40,15 @@ it("runs each tick once, never two at a time, across two recovery processes", as
   // Enough stale records that one tick (one record at a time, 300 per tick) outlasts the 40 ms interval,
   // so the next tick comes due, and goes to the other process, while the first still runs.
   const records = 900;
-  const hooks = new HookStore(redis, keys);
+  const { hooks } = ledgerStores(redis, keys);
   const old = Date.now() - 10_000;
   await Promise.all(
-    Array.from({ length: records }, (_, n) => {
-      const body = Buffer.from(`{"n":${n}}`);
-      const id = newId("hk", old + n);
-      return hooks.persist(
-        {
-          id,
-          source: "src",
-          tenant: undefined,
-          receivedAt: old + n,
-          contentType: "application/json",
-          headers: {},
-          body,
-          sha256: createHash("sha256").update(body).digest("hex"),
-          dedupKey: id,
-          idempotencyKey: id,
-          sinks: ["out"],
-        },
-        { dedupTtlS: 60, retentionS: 600 },
-      );
-    }),
+    Array.from({ length: records }, (_, n) =>
+      hooks.persist(hookFixture({ source: "src", sinks: ["out"], receivedAt: old + n, n }), {
+        dedupTtlS: 60,
+        staleAfterMs: 1_000,
+      }),
+    ),
   );
 
   const logs: TickLine[][] = [[], []];
@@ -77,7 +61,7 @@ it("runs each tick once, never two at a time, across two recovery processes", as
       await startTestGateway(config, {
         roles: ["recovery"],
         logger,
-        recovery: { intervalMs: 40, staleAfterMs: 1_000, batchLimit: 300, concurrency: 1 },
+        recovery: { intervalMs: 40, batchLimit: 300, concurrency: 1 },
       }),
     );
   }
@@ -98,7 +82,10 @@ it("runs each tick once, never two at a time, across two recovery processes", as
     gateways.map((g) => g.metrics.registry.getSingleMetric("switchyard_recovery_reenqueued_total")!.get()),
   );
   expect(recovered.flatMap((m) => m.values).reduce((n, v) => n + v.value, 0)).toBe(records);
-  const queue = new Queue(sinkQueueName("out"), { connection: redis, prefix: keys.base });
+  const queue = new Queue(sinkQueueName("out"), {
+    connection: redis,
+    prefix: keys.queuePrefix(sinkQueueName("out")),
+  });
   expect(await queue.getJobCountByTypes("waiting", "delayed", "active")).toBe(records);
   await queue.close();
 

@@ -1,15 +1,13 @@
-// Stale-lease recovery: a process that died between persisting a hook and adding its sink jobs loses
-// nothing, and recovery never adds a delivery that already exists.
-import { createHash } from "node:crypto";
+// Recovery over delivery rows: a process that died between persisting a hook and adding its sink jobs
+// loses nothing, and recovery never adds a delivery that already exists.
 import { pino } from "pino";
 import { afterEach, expect, it } from "vitest";
-import type { HookRecord } from "../../src/domain/hook.ts";
-import { newId } from "../../src/domain/ids.ts";
-import { startGateway } from "../../src/runtime/gateway.ts";
-import { SinkQueues } from "../../src/queue/sink-queues.ts";
+import { type HookRecord, sinkDeliveryId } from "../../src/domain/hook.ts";
+import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
 import { TickLock } from "../../src/recovery/tick-lock.ts";
-import { HookStore } from "../../src/store/hook-store.ts";
+import { startGateway } from "../../src/runtime/gateway.ts";
 import { metricValue } from "../support/hooks.ts";
+import { hookFixture, ledgerStores } from "../support/ledger.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import {
   type TestGateway,
@@ -36,24 +34,6 @@ function capturingLogger(): { logger: pino.Logger; lines: Record<string, unknown
   return { logger, lines };
 }
 
-function staleHook(source: string, sinks: string[], receivedAt: number, n: number): HookRecord {
-  const body = Buffer.from(JSON.stringify({ n }));
-  const id = newId("hk", receivedAt);
-  return {
-    id,
-    source,
-    tenant: undefined,
-    receivedAt,
-    contentType: "application/json",
-    headers: { "content-type": "application/json" },
-    body,
-    sha256: createHash("sha256").update(body).digest("hex"),
-    dedupKey: `k${n}-${id}`,
-    idempotencyKey: `-:${source}:k${n}`,
-    sinks,
-  };
-}
-
 it("re-enqueues a hook persisted before a crash exactly once, and never duplicates existing jobs", async () => {
   rx = await startReceiver();
   const config = testConfig({
@@ -64,31 +44,37 @@ it("re-enqueues a hook persisted before a crash exactly once, and never duplicat
     sources: { src: { verify: { type: "none" }, sinks: ["a", "b"] } },
   });
   const { keys, redis, cleanup } = scratchRedis(config);
-  const queues = new SinkQueues(redis, keys, ["a", "b"]);
+  const queues = new DeliveryQueues(redis, keys, ["sink-a", "sink-b"], 600);
   cleanups.push(async () => {
     await queues.close();
     await cleanup();
   });
-  const hooks = new HookStore(redis, keys);
-  const opts = { dedupTtlS: 60, retentionS: 600 };
+  const { hooks, ledger } = ledgerStores(redis, keys);
+  const opts = { dedupTtlS: 60, staleAfterMs: 1_000 };
   const old = Date.now() - 5_000;
+  const rowsOf = (hook: HookRecord, sinks: string[]) =>
+    sinks.map((sink) => ({
+      id: sinkDeliveryId(hook.id, sink),
+      parentId: hook.id,
+      target: { kind: "sink" as const, name: sink },
+      source: hook.source,
+      tenant: hook.tenant,
+    }));
 
   // Crashed right after persist: no job exists for either sink.
-  const lost = staleHook("src", ["a", "b"], old, 1);
+  const lost = hookFixture({ source: "src", sinks: ["a", "b"], receivedAt: old, n: 1 });
   await hooks.persist(lost, opts);
-  // Crashed after the jobs were added, before the record was marked enqueued.
-  const queued = staleHook("src", ["a", "b"], old, 2);
+  // Crashed after the jobs were added: they will run, recovery must not add them again.
+  const queued = hookFixture({ source: "src", sinks: ["a", "b"], receivedAt: old, n: 2 });
   await hooks.persist(queued, opts);
-  await queues.enqueue(queued.id, ["a", "b"], 5);
-  // Crashed after persist, and sink b was meanwhile delivered by some other path (a replay).
-  const half = staleHook("src", ["a", "b"], old, 3);
+  await queues.enqueue(rowsOf(queued, ["a", "b"]));
+  // Crashed after persist, and sink b was meanwhile delivered by some other path.
+  const half = hookFixture({ source: "src", sinks: ["a", "b"], receivedAt: old, n: 3 });
   await hooks.persist(half, opts);
-  await hooks.setSinkState(half.id, "b", { state: "delivered", attempts: 1, delivered_at: old });
-  // The record expired (retention passed) while still listed.
-  const expiredId = newId("hk", old);
-  await redis.zadd(keys.pendingEnqueue, old, expiredId);
+  const [, halfB] = rowsOf(half, ["a", "b"]);
+  expect(await ledger.finish(halfB!, "unfenced", { outcome: "delivered" })).toBe(true);
   // Too young to touch: an ingest may still be adding its jobs.
-  const young = staleHook("src", ["a", "b"], Date.now() + 60_000, 4);
+  const young = hookFixture({ source: "src", sinks: ["a", "b"], receivedAt: Date.now() + 60_000, n: 4 });
   await hooks.persist(young, opts);
 
   // Phase 1: recovery alone (no dispatch yet), so what it finds is deterministic.
@@ -96,21 +82,21 @@ it("re-enqueues a hook persisted before a crash exactly once, and never duplicat
   const recoveryOnly = await startGateway(config, {
     roles: ["recovery"],
     logger,
-    recovery: { intervalMs: 200, staleAfterMs: 1_000 },
+    recovery: { intervalMs: 200 },
   });
   const ticks = (): Record<string, unknown>[] => lines.filter((l) => l.msg === "recovery tick");
   await eventually(() => ticks().length >= 1, 5_000, "a recovery tick");
   await recoveryOnly.stop();
-  expect(ticks()[0]).toMatchObject({ scanned: 4, reenqueued: 3, existing: 2, expired: 1, unknownSinks: 0 });
+  expect(ticks()[0]).toMatchObject({ scanned: 5, reenqueued: 3, existing: 2, skipped: 0, unknownSinks: 0 });
   expect(
     await recoveryOnly.metrics.registry.getSingleMetricAsString("switchyard_recovery_reenqueued_total"),
   ).toContain('switchyard_recovery_reenqueued_total{sink="a"} 2');
-  // Everything old left the set; the young record stays for a later tick.
-  expect(await redis.zrange(keys.pendingEnqueue, 0, -1)).toEqual([young.id]);
-  expect(await redis.exists(keys.hook(expiredId))).toBe(0); // forgetting never recreates a record
+  // The young rows were not looked at; the old ones are not due again before the stale horizon.
+  const due = (await Promise.all(keys.buckets.map((b) => ledger.due(b, Date.now(), 100)))).flat();
+  expect(due).toEqual([]);
 
   // Phase 2: the whole gateway, recovery ticking along; every delivery arrives exactly once.
-  gw = await startTestGateway(config, { logger, recovery: { intervalMs: 200, staleAfterMs: 1_000 } });
+  gw = await startTestGateway(config, { logger, recovery: { intervalMs: 200 } });
   await rx.waitForRequests(5, 10_000);
   // Let a few more ticks run: a recovery that re-added delivered or existing work would show up now.
   const ticksNow = ticks().length;
