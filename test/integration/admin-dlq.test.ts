@@ -1,9 +1,11 @@
 // GET /v1/dlq and DELETE /v1/dlq/:id: filters, newest-first order, cursor paging without duplicates
 // or gaps (ties on dead_at included), bounded work on sparse filters, limit validation, purge.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DlqEntry } from "../../src/domain/dlq.ts";
 import type { ErrorClass } from "../../src/domain/error-class.ts";
-import { newId } from "../../src/domain/ids.ts";
-import { type DlqEntry, DlqStore } from "../../src/store/dlq-store.ts";
+import { sinkDeliveryId } from "../../src/domain/hook.ts";
+import { type HookId, newId } from "../../src/domain/ids.ts";
+import { type DeadSeed, ledgerStores, seedDead, unseed } from "../support/ledger.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import { type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
 import { admin, deadHooks } from "./admin-fixtures.ts";
@@ -15,26 +17,18 @@ const CLASSES: ErrorClass[] = ["permanent", "throttled", "transient"];
 
 let rx: Receiver;
 let gw: TestGateway;
-let dlq: DlqStore;
+let stores: ReturnType<typeof ledgerStores>;
 const seeded: DlqEntry[] = [];
 
-function entry(i: number, over: Partial<DlqEntry> = {}): DlqEntry {
-  const hook = newId("hk");
-  const sink = SINKS[i % 2] as string;
+function entry(i: number, over: Partial<DeadSeed> = {}): DeadSeed {
   // Seven entries share each millisecond, so paging must get ties right.
-  const deadAt = BASE + Math.floor(i / 7);
   return {
-    id: `${hook}-${sink}`,
-    hook_id: hook,
     source: SOURCES[i % 3] as string,
     tenant: i % 5 === 0 ? "acme" : undefined,
-    sink,
+    sink: SINKS[i % 2] as string,
     error_class: CLASSES[i % 3 === 0 ? 0 : i % 2 === 0 ? 1 : 2] as ErrorClass,
     reason: `reason ${i}`,
-    attempts: 1 + (i % 4),
-    first_attempt_at: deadAt - 1000,
-    last_attempt_at: deadAt,
-    dead_at: deadAt,
+    dead_at: BASE + Math.floor(i / 7),
     ...over,
   };
 }
@@ -72,9 +66,8 @@ beforeAll(async () => {
       sources: { live: { verify: { type: "none" }, sinks: ["s1"] } },
     }),
   );
-  dlq = new DlqStore(gw.redis, gw.gateway.keys, 3600);
-  for (let i = 0; i < 300; i++) seeded.push(entry(i));
-  await Promise.all(seeded.map((e) => dlq.add(e)));
+  stores = ledgerStores(gw.redis, gw.gateway.keys, { retentionS: 3600 });
+  seeded.push(...(await Promise.all(Array.from({ length: 300 }, (_, i) => seedDead(stores, entry(i))))));
 });
 
 afterAll(async () => {
@@ -134,15 +127,22 @@ describe("GET /v1/dlq", () => {
   it("bounds the work of a sparse filter: short pages with a cursor, until the match is found", async () => {
     // One old match under 3000 newer entries that each pass one half of the filter but not the other,
     // so whichever index is walked, the match is 1500 entries deep.
-    const rare = entry(0, { source: "rare", sink: "s1", error_class: "transient", dead_at: BASE - 10_000 });
-    const noise = Array.from({ length: 3000 }, (_, i) =>
-      entry(i, {
-        source: "noisy",
-        ...(i % 2 ? { sink: "s1", error_class: "permanent" } : { sink: "s2", error_class: "transient" }),
-        dead_at: BASE - 5000 + i,
-      }),
+    const rare = await seedDead(
+      stores,
+      entry(0, { source: "rare", sink: "s1", error_class: "transient", dead_at: BASE - 10_000 }),
     );
-    await Promise.all([rare, ...noise].map((e) => dlq.add(e)));
+    const noise = await Promise.all(
+      Array.from({ length: 3000 }, (_, i) =>
+        seedDead(
+          stores,
+          entry(i, {
+            source: "noisy",
+            ...(i % 2 ? { sink: "s1", error_class: "permanent" } : { sink: "s2", error_class: "transient" }),
+            dead_at: BASE - 5000 + i,
+          }),
+        ),
+      ),
+    );
     try {
       const query = `sink=s1&error_class=transient&until=${BASE - 1}`;
       const first = await admin(gw, "GET", `/v1/dlq?${query}&limit=10`);
@@ -152,7 +152,7 @@ describe("GET /v1/dlq", () => {
       expect(ids).toEqual([rare.id]);
       expect(pages).toBeGreaterThan(1);
     } finally {
-      await Promise.all([rare, ...noise].map((e) => dlq.remove(e.id)));
+      await Promise.all([rare, ...noise].map((e) => unseed(stores, e.id)));
     }
   });
 
@@ -182,18 +182,27 @@ describe("GET /v1/dlq", () => {
 });
 
 describe("DELETE /v1/dlq/:id", () => {
+  it("accepts the <hook id>-<sink> form of a DLQ id", async () => {
+    const [hook] = (await deadHooks(gw, "live", 1)) as [string];
+    expect((await admin(gw, "DELETE", `/v1/dlq/${hook}-s1`)).status).toBe(204);
+    expect(await stores.dlq.get(sinkDeliveryId(hook as HookId, "s1"))).toBeUndefined();
+  });
+
   it("purges the entry and its failed job; a second delete is a 404", async () => {
     const [hook] = (await deadHooks(gw, "live", 1)) as [string];
-    const id = `${hook}-s1`;
-    const queue = gw.gateway.keys.base + ":sink-s1:" + id;
-    expect(await gw.redis.exists(queue)).toBe(1);
+    const id = sinkDeliveryId(hook as HookId, "s1");
+    const job = `${gw.gateway.keys.queuePrefix("sink-s1")}:sink-s1:${id}`;
+    expect(await gw.redis.exists(job)).toBe(1);
     const res = await admin(gw, "DELETE", `/v1/dlq/${id}`);
     expect(res.status).toBe(204);
-    expect(await gw.redis.exists(queue)).toBe(0);
-    expect(await dlq.get(id)).toBeUndefined();
+    expect(await gw.redis.exists(job)).toBe(0);
+    expect(await stores.dlq.get(id)).toBeUndefined();
+    // The delivery itself stays dead; only its DLQ listing went.
+    expect((await stores.ledger.get(id))?.state).toBe("dead");
     expect((await admin(gw, "GET", "/v1/dlq?source=live")).json.data).toEqual([]);
     expect((await admin(gw, "DELETE", `/v1/dlq/${id}`)).status).toBe(404);
     expect((await admin(gw, "DELETE", "/v1/dlq/junk")).status).toBe(404);
     expect((await admin(gw, "DELETE", `/v1/dlq/${newId("hk")}-s1`)).status).toBe(404);
+    expect((await admin(gw, "DELETE", `/v1/dlq/${newId("dl")}`)).status).toBe(404);
   });
 });

@@ -2,8 +2,10 @@
 // bucket of their dedup identity, as ingest makes them) and the stores on a scratch connection.
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
-import { type HookRecord, idempotencyKey } from "../../src/domain/hook.ts";
-import { bucketFor, newId } from "../../src/domain/ids.ts";
+import type { DlqEntry } from "../../src/domain/dlq.ts";
+import type { ErrorClass } from "../../src/domain/error-class.ts";
+import { type HookRecord, idempotencyKey, sinkDeliveryId } from "../../src/domain/hook.ts";
+import { type DeliveryId, bucketFor, newId } from "../../src/domain/ids.ts";
 import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
 import { DeliveryStore } from "../../src/store/delivery-store.ts";
 import { DlqStore } from "../../src/store/dlq-store.ts";
@@ -58,3 +60,45 @@ export async function dlqCount(redis: Redis, keys: Keys): Promise<number> {
 }
 
 export { DeliveryQueues };
+
+/** What a seeded dead delivery looks like. */
+export interface DeadSeed {
+  readonly source: string;
+  readonly sink: string;
+  readonly tenant?: string | undefined;
+  readonly error_class: ErrorClass;
+  readonly reason?: string;
+  readonly dead_at: number;
+}
+
+/**
+ * A real dead delivery, made the way the ledger makes one (a persisted hook whose row is then
+ * dead-lettered at `dead_at`), for tests that need a DLQ of a known shape. Returns its entry.
+ */
+export async function seedDead(stores: ReturnType<typeof ledgerStores>, seed: DeadSeed): Promise<DlqEntry> {
+  const hook = hookFixture({ source: seed.source, sinks: [seed.sink], tenant: seed.tenant });
+  await stores.hooks.persist(hook, { dedupTtlS: 600, staleAfterMs: 3_600_000 });
+  const row = {
+    id: sinkDeliveryId(hook.id, seed.sink),
+    parentId: hook.id,
+    target: { kind: "sink" as const, name: seed.sink },
+    source: seed.source,
+    tenant: seed.tenant,
+  };
+  const reason = seed.reason ?? "seeded";
+  await stores.ledger.finish(
+    row,
+    "unfenced",
+    { outcome: "dead", reason, errorClass: seed.error_class },
+    seed.dead_at,
+  );
+  const entry = await stores.dlq.get(row.id);
+  if (!entry) throw new Error("seeded delivery is not in the DLQ");
+  return entry;
+}
+
+/** Take a seeded entry off the DLQ again. */
+export async function unseed(stores: ReturnType<typeof ledgerStores>, id: DeliveryId): Promise<void> {
+  const row = await stores.ledger.get(id);
+  if (row) await stores.ledger.unlist(row);
+}
