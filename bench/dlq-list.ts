@@ -1,15 +1,17 @@
 // bench:dlq — what one DLQ page costs when the DLQ is large. Fills N dead entries (100,000 by default)
-// straight through DlqStore.add, then times `GET /v1/dlq?limit=100` (median of several) against
+// through the ledger (a hook persisted, its row dead-lettered), then times `GET /v1/dlq?limit=100` (median of several) against
 // listing every entry page by page, in the same run. A page must cost O(page): the ratio shows it.
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { configSchema } from "../src/config/schema.ts";
 import type { ErrorClass } from "../src/domain/error-class.ts";
-import { newId } from "../src/domain/ids.ts";
+import { idempotencyKey, sinkDeliveryId } from "../src/domain/hook.ts";
+import { bucketFor, newId } from "../src/domain/ids.ts";
 import { silentLogger } from "../src/observability/logger.ts";
 import { Metrics } from "../src/observability/metrics.ts";
 import { startGateway } from "../src/runtime/gateway.ts";
-import { DlqStore } from "../src/store/dlq-store.ts";
+import { DeliveryStore } from "../src/store/delivery-store.ts";
+import { HookStore } from "../src/store/hook-store.ts";
 import { Keys } from "../src/store/keys.ts";
 import { deleteKeys, median } from "./support.ts";
 
@@ -20,27 +22,60 @@ const FULL_RUNS = Number(process.env.BENCH_FULL_RUNS ?? 3);
 const TOKEN = "bench-admin-token-0123456789";
 const CLASSES: ErrorClass[] = ["permanent", "throttled", "transient"];
 
-/** Fill the DLQ with `n` entries, `chunk` adds in flight at a time (ioredis pipelines them on the socket). */
-export async function fillDlq(dlq: DlqStore, n: number, now = Date.now(), chunk = 2000): Promise<void> {
+/**
+ * Fill the DLQ with `n` real dead deliveries, made as the ledger makes them: a hook persisted with its
+ * row, then the row dead-lettered. `chunk` of them in flight at a time (auto-pipelined on the socket).
+ */
+export async function fillDlq(
+  redis: Redis,
+  keys: Keys,
+  n: number,
+  now = Date.now(),
+  chunk = 2000,
+): Promise<void> {
+  const ledger = new DeliveryStore(redis, keys, { retentionS: 3600, staleAfterMs: 3_600_000 });
+  const hooks = new HookStore(redis, keys, ledger);
   for (let i = 0; i < n; i += chunk) {
-    const adds: Promise<void>[] = [];
+    const adds: Promise<unknown>[] = [];
     for (let j = i; j < Math.min(n, i + chunk); j++) {
-      const hook = newId("hk");
       const deadAt = now - (n - j) * 10;
+      const source = `src${j % 10}`;
+      const tenant = j % 2 ? "acme" : undefined;
+      const body = Buffer.from(`{"n":${j}}`);
+      const dedupKey = `bench:${j}:${Math.random()}`;
+      const identity = idempotencyKey(tenant, source, dedupKey);
+      const id = newId("hk", deadAt, bucketFor(identity));
+      const hook = {
+        id,
+        source,
+        tenant,
+        receivedAt: deadAt - 86_400_000,
+        contentType: "application/json",
+        headers: {},
+        body,
+        sha256: dedupKey,
+        dedupKey,
+        idempotencyKey: identity,
+        sinks: ["out"],
+      };
+      const row = {
+        id: sinkDeliveryId(id, "out"),
+        parentId: id,
+        target: { kind: "sink" as const, name: "out" },
+        source,
+        tenant,
+      };
       adds.push(
-        dlq.add({
-          id: `${hook}-out`,
-          hook_id: hook,
-          source: `src${j % 10}`,
-          tenant: j % 2 ? "acme" : undefined,
-          sink: "out",
-          error_class: CLASSES[j % 3] as ErrorClass,
-          reason: "HTTP 503",
-          attempts: 25,
-          first_attempt_at: deadAt - 86_400_000,
-          last_attempt_at: deadAt,
-          dead_at: deadAt,
-        }),
+        hooks
+          .persist(hook, { dedupTtlS: 3600, staleAfterMs: 3_600_000 })
+          .then(() =>
+            ledger.finish(
+              row,
+              "unfenced",
+              { outcome: "dead", reason: "HTTP 503", errorClass: CLASSES[j % 3] as ErrorClass },
+              deadAt,
+            ),
+          ),
       );
     }
     await Promise.all(adds);
@@ -93,9 +128,8 @@ async function main(): Promise<void> {
   });
   const base = `http://127.0.0.1:${gateway.port}`;
   try {
-    const dlq = new DlqStore(redis, new Keys(prefix), 3600);
     const filled = performance.now();
-    await fillDlq(dlq, N);
+    await fillDlq(redis, new Keys(prefix), N);
     const fillMs = performance.now() - filled;
 
     for (let i = 0; i < 3; i++) await timePage(base); // warm up connections and scripts
@@ -107,7 +141,7 @@ async function main(): Promise<void> {
     const page = median(pages);
     const full = median(fulls);
     console.log(
-      `bench:dlq  ${N.toLocaleString("en")} dead entries (filled in ${(fillMs / 1000).toFixed(1)} s via DlqStore.add)`,
+      `bench:dlq  ${N.toLocaleString("en")} dead entries (filled in ${(fillMs / 1000).toFixed(1)} s through the ledger)`,
     );
     console.log(`  GET /v1/dlq?limit=100       median ${page.toFixed(2)} ms over ${PAGE_RUNS} runs`);
     console.log(

@@ -40,7 +40,7 @@ export async function startTarget(script: string, args: string[]): Promise<Targe
 export async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
   let cursor = "0";
   do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `{${prefix}}*`, "COUNT", 5000);
+    const [next, keys] = await redis.scan(cursor, "MATCH", `{${prefix}[:}]*`, "COUNT", 5000);
     cursor = next;
     if (keys.length > 0) await redis.unlink(...keys);
   } while (cursor !== "0");

@@ -4,7 +4,8 @@ import { mkdirSync } from "node:fs";
 import { Queue } from "bullmq";
 import type { Browser } from "playwright-core";
 import { afterEach, expect, it } from "vitest";
-import { deliveryJobId, sinkQueueName } from "../../src/queue/delivery-job.ts";
+import { sinkDeliveryId } from "../../src/domain/hook.ts";
+import { sinkQueueName } from "../../src/queue/delivery-job.ts";
 import type { HookId } from "../../src/domain/ids.ts";
 import { launchChromium, loopbackOnly } from "../support/chromium.ts";
 import { sendHook, waitForState } from "../support/hooks.ts";
@@ -40,8 +41,11 @@ it("logs in, shows every queue, and retries a failed job from the browser", asyn
   gw = await startTestGateway(config);
   const hookId = (await sendHook(gw, "src", '{"order":42}')) as HookId;
   await waitForState(gw, hookId, "forward", "dead");
-  const jobId = deliveryJobId(hookId, "forward");
-  const queue = new Queue(sinkQueueName("forward"), { connection: gw.redis, prefix: gw.gateway.keys.base });
+  const jobId = sinkDeliveryId(hookId, "forward");
+  const queue = new Queue(sinkQueueName("forward"), {
+    connection: gw.redis,
+    prefix: gw.gateway.keys.queuePrefix(sinkQueueName("forward")),
+  });
   // The record says dead just before BullMQ moves the job to the failed set.
   await eventually(async () => (await queue.getJobState(jobId)) === "failed", 5_000, "job to fail");
 

@@ -1,7 +1,7 @@
 // A DLQ page costs O(page), not O(DLQ): over 100,000 dead entries, `GET /v1/dlq?limit=100` is far
-// faster than listing everything. (bench/dlq-list.ts measures the same through DlqStore.add.)
+// faster than listing everything. (bench/dlq-list.ts measures the same over dead rows the ledger made.)
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { newId } from "../../src/domain/ids.ts";
+import { pipeDeadRow } from "../support/ledger.ts";
 import { type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
 import { admin } from "./admin-fixtures.ts";
 
@@ -16,29 +16,18 @@ beforeAll(async () => {
     }),
     { roles: ["api"] },
   );
-  // Seeded with one raw pipeline (entry hash + the unfiltered index) to keep the test quick.
+  // Seeded with one raw pipeline (dead rows + the unfiltered index) to keep the test quick.
   const keys = gw.gateway.keys;
   const now = Date.now();
   for (let i = 0; i < N; i += 10_000) {
     const pipe = gw.redis.pipeline();
-    for (let j = i; j < i + 10_000; j++) {
-      const hook = newId("hk");
-      const id = `${hook}-out`;
-      const deadAt = now - (N - j) * 10;
-      pipe.hset(keys.dlqEntry(id), {
-        id,
-        hook_id: hook,
-        source: "src",
+    for (let j = i; j < i + 10_000; j++)
+      pipeDeadRow(pipe, keys, {
         sink: "out",
-        error_class: "transient",
+        source: "src",
+        dead_at: now - (N - j) * 10,
         reason: "HTTP 503",
-        attempts: "25",
-        first_attempt_at: String(deadAt - 1000),
-        last_attempt_at: String(deadAt),
-        dead_at: String(deadAt),
       });
-      pipe.zadd(keys.dlqAll, deadAt, id);
-    }
     await pipe.exec();
   }
 }, 120_000);

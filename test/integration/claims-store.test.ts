@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterEach, expect, it } from "vitest";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
+import type { HookId } from "../../src/domain/ids.ts";
 import { sinkQueueName } from "../../src/queue/delivery-job.ts";
 import { deliveryJob } from "../support/hooks.ts";
 import { ADMIN_TOKEN, type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
@@ -86,14 +87,14 @@ it("stores a 5 MiB hook for two queue sinks once, and serves its exact bytes to 
 
   // Exactly: the record holds the body once, the two jobs hold ids only. (jemalloc rounds a 5 MiB
   // allocation up to its 6 MiB size class, hence 1.25×; a second copy would be 2×.)
-  const hookKey = gw.gateway.keys.hook(id);
+  const hookKey = gw.gateway.keys.hook(id as HookId);
   const { total, keys } = await prefixMemory(gw);
   const hookBytes = keys.get(hookKey)!;
   expect(hookBytes).toBeGreaterThanOrEqual(body.length);
   expect(hookBytes).toBeLessThan(1.25 * body.length);
   expect(total).toBeLessThan(deltas.length * 1.25 * body.length);
   for (const sink of ["bus", "stream"]) {
-    const delivery = sinkDeliveryId(id, sink);
+    const delivery = sinkDeliveryId(id as HookId, sink);
     const name = sinkQueueName(sink);
     const jobKey = `${gw.gateway.keys.queuePrefix(name)}:${name}:${delivery}`;
     expect(keys.get(jobKey)).toBeLessThan(4096);

@@ -72,7 +72,7 @@ it("moves each entry exactly once when the runner is killed mid-replay and anoth
     body: { filter: { source: "src" }, rate_per_s: 400 },
   });
   const replayId = created.json.id as string;
-  const recordKey = `${api.gateway.keys.base}:replay:${replayId}`;
+  const recordKey = api.gateway.keys.replay(replayId);
 
   // Kill it as soon as it has announced a batch past the first 300 moves: most likely mid-batch.
   await eventually(

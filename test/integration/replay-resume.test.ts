@@ -1,17 +1,18 @@
 // Resuming a replay after a crash at each point of a step. The runner's step is: announce the batch
-// (inflight) → per entry set replayId in the job data → retry the failed job → commit (unindex,
-// counters, cursor). Here a batch is left half done by hand in every way a crash can leave it, and a
+// (inflight) → per entry revive the dead row under the replay's id → make its job run again → commit
+// (counters, cursor). Here a batch is left half done by hand in every way a crash can leave it, and a
 // fresh runner must finish it moving each entry exactly once.
-import { Queue } from "bullmq";
 import { afterEach, expect, it } from "vitest";
-import type { ReplayId } from "../../src/domain/ids.ts";
+import { type IndexPosition, rangeOf } from "../../src/domain/dlq.ts";
+import type { DeliveryId, ReplayId } from "../../src/domain/ids.ts";
 import { silentLogger } from "../../src/observability/logger.ts";
 import { Metrics } from "../../src/observability/metrics.ts";
-import type { DeliveryJobData } from "../../src/queue/delivery-job.ts";
-import { ReplayStore } from "../../src/recovery/replay-store.ts";
+import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
+import { ReplayQueue } from "../../src/queue/replay-queue.ts";
 import { type Gateway, startGateway } from "../../src/runtime/gateway.ts";
-import { DlqStore } from "../../src/store/dlq-store.ts";
+import { ReplayStore } from "../../src/store/replay-store.ts";
 import { sinkState, waitForState } from "../support/hooks.ts";
+import { ledgerStores } from "../support/ledger.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import { type TestGateway, eventually, startTestGateway, testConfig } from "../support/test-gateway.ts";
 import { admin, deadHooks, dlqSize, replayState } from "./admin-fixtures.ts";
@@ -19,13 +20,15 @@ import { admin, deadHooks, dlqSize, replayState } from "./admin-fixtures.ts";
 let api: TestGateway | undefined;
 const runners: Gateway[] = [];
 let rx: Receiver | undefined;
-let queue: Queue<DeliveryJobData> | undefined;
+let queues: DeliveryQueues | undefined;
+let replayQueue: ReplayQueue | undefined;
 let store: ReplayStore | undefined;
 
 afterEach(async () => {
   for (const r of runners.splice(0)) await r.stop();
-  await queue?.close();
-  await store?.close();
+  await queues?.close();
+  await replayQueue?.close();
+  store = undefined;
   await api?.stop();
   await rx?.close();
 });
@@ -65,61 +68,57 @@ it("finishes a batch left half done by a crash, moving each entry exactly once",
   api = await startTestGateway(cfg, { roles: ["api", "dispatch"] });
   const keys = api.gateway.keys;
   await deadHooks(api, "src", 6);
-  const dlq = new DlqStore(api.redis, keys, 3600);
+  const { dlq, ledger } = ledgerStores(api.redis, keys, { retentionS: 3600 });
   store = new ReplayStore(api.redis, keys, 3600);
-  queue = new Queue<DeliveryJobData>("sink-out", { connection: api.redis, prefix: keys.base });
+  replayQueue = new ReplayQueue(api.redis, keys);
+  queues = new DeliveryQueues(api.redis, keys, ["sink-out"], 3600);
 
-  // The replay's scan order: oldest first, ties by id.
-  const members = await api.redis.zrange(keys.dlqBy("source", "src"), 0, -1, "WITHSCORES");
-  const order: { id: string; score: number }[] = [];
-  for (let i = 0; i < members.length; i += 2) order.push({ id: members[i]!, score: Number(members[i + 1]) });
-  const [e1, e2, e3, e4, e5, e6] = order as [
-    (typeof order)[0],
-    (typeof order)[0],
-    (typeof order)[0],
-    (typeof order)[0],
-    (typeof order)[0],
-    (typeof order)[0],
+  // The replay's scan order: oldest first, ties by id, over every bucket.
+  const { members } = await dlq.slice("source:src", "asc", rangeOf({}), undefined, 100);
+  const [e1, e2, e3, e4, e5, e6] = members as [
+    IndexPosition,
+    IndexPosition,
+    IndexPosition,
+    IndexPosition,
+    IndexPosition,
+    IndexPosition,
   ];
+  expect(members).toHaveLength(6);
 
   await new Promise((r) => setTimeout(r, 5));
-  const record = await store.create(
-    {
-      tenant: undefined,
-      filter: { source: "src" },
-      rate_per_s: 1000,
-      index: keys.dlqBy("source", "src"),
-      targets: undefined,
-      total_estimate: 6,
-      created_at: Date.now(),
-    },
-    { enqueue: false },
-  );
+  const record = await store.create({
+    tenant: undefined,
+    filter: { source: "src" },
+    rate_per_s: 1000,
+    index: "source:src",
+    targets: undefined,
+    total_estimate: 6,
+    created_at: Date.now(),
+  });
   const R = record.id as ReplayId;
   await new Promise((r) => setTimeout(r, 5));
-  const hookOf = (id: string): string => id.slice(0, id.length - "-out".length);
-  const retried = async (id: string): Promise<void> => {
-    const job = (await queue!.getJob(id))!;
-    await job.updateData({ ...job.data, replayId: R });
-    await job.retry("failed", { resetAttemptsMade: true, resetAttemptsStarted: true });
+  const hookOf = async (e: IndexPosition): Promise<string> =>
+    (await ledger.get(e.id as DeliveryId))!.parentId;
+  const revive = async (e: IndexPosition) => {
+    const row = (await ledger.get(e.id as DeliveryId))!;
+    expect(await ledger.revive(row, R, record.created_at)).toBe("moved");
+    return row;
   };
   const sentBefore = rx.requests.length;
 
-  // e2: crashed between setting the replay id and the retry.
-  const j2 = (await queue.getJob(e2.id))!;
-  await j2.updateData({ ...j2.data, replayId: R });
-  // e4: retried, then died again (the receiver still refuses): a new DLQ entry, newer than the snapshot.
-  await retried(e4.id);
+  // e2: crashed between reviving the row and making its job run again.
+  await revive(e2);
+  // e4: moved, then died again (the receiver still refuses): dead again, newer than the snapshot.
+  await queues.ensure(await revive(e4));
   await eventually(async () => {
-    const s = await sinkState(api!, hookOf(e4.id), "out");
+    const s = await sinkState(api!, await hookOf(e4), "out");
     return s?.state === "dead" && s.replay_id === R;
   });
-  await eventually(async () => (await dlq.get(e4.id))?.replay_id === R);
   rx.setFallback(200);
-  // e3: retried and already delivered (its DLQ entry is gone, only the in-flight batch remembers it).
-  await retried(e3.id);
-  await waitForState(api, hookOf(e3.id), "out", "delivered");
-  expect(await dlq.get(e3.id)).toBeUndefined();
+  // e3: moved and already delivered (off the DLQ; only the in-flight batch remembers it).
+  await queues.ensure(await revive(e3));
+  await waitForState(api, await hookOf(e3), "out", "delivered");
+  expect(await dlq.get(e3.id as DeliveryId)).toBeUndefined();
   // e1: announced, not touched. The batch e1..e4 is in flight; e5, e6 come after it.
   await api.redis.hset(
     keys.replay(R),
@@ -128,7 +127,7 @@ it("finishes a batch left half done by a crash, moving each entry exactly once",
   );
 
   await startRunner(cfg);
-  await store.enqueue(R);
+  await replayQueue.enqueue(R);
   const done = await replayState(api, R, "done", 20_000);
   expect(done).toMatchObject({ matched: 6, moved: 6, failed: 0 });
   await eventually(() => rx!.requests.length >= sentBefore + 6 && true, 10_000, "6 deliveries");
@@ -136,12 +135,11 @@ it("finishes a batch left half done by a crash, moving each entry exactly once",
 
   const counts = perHook(sentBefore);
   // e4 went once (and died again); every other entry was delivered exactly once.
-  expect(Object.fromEntries(counts)).toEqual(
-    Object.fromEntries([e1, e2, e3, e4, e5, e6].map((e) => [hookOf(e.id), 1])),
-  );
-  // Only e4's new death is in the DLQ: the replay did not unindex it.
+  const hooks = await Promise.all([e1, e2, e3, e4, e5, e6].map(hookOf));
+  expect(Object.fromEntries(counts)).toEqual(Object.fromEntries(hooks.map((h) => [h, 1])));
+  // Only e4's new death is in the DLQ: the replay did not take it off again.
   expect(await dlqSize(api)).toBe(1);
-  expect((await dlq.get(e4.id))?.dead_at).toBeGreaterThan(record.created_at);
+  expect((await dlq.get(e4.id as DeliveryId))?.dead_at).toBeGreaterThan(record.created_at);
   expect(await api.redis.hexists(keys.replay(R), "inflight")).toBe(0);
 }, 60_000);
 

@@ -5,7 +5,7 @@ import type { Redis } from "ioredis";
 import type { DlqEntry } from "../../src/domain/dlq.ts";
 import type { ErrorClass } from "../../src/domain/error-class.ts";
 import { type HookRecord, idempotencyKey, sinkDeliveryId } from "../../src/domain/hook.ts";
-import { type DeliveryId, bucketFor, newId } from "../../src/domain/ids.ts";
+import { type DeliveryId, bucketFor, bucketOf, newId } from "../../src/domain/ids.ts";
 import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
 import { DeliveryStore } from "../../src/store/delivery-store.ts";
 import { DlqStore } from "../../src/store/dlq-store.ts";
@@ -101,4 +101,34 @@ export async function seedDead(stores: ReturnType<typeof ledgerStores>, seed: De
 export async function unseed(stores: ReturnType<typeof ledgerStores>, id: DeliveryId): Promise<void> {
   const row = await stores.ledger.get(id);
   if (row) await stores.ledger.unlist(row);
+}
+
+/**
+ * Queue on `pipe` the keys of a dead delivery to `sink` without a hook record: the row as the ledger
+ * leaves it and its listing in the unfiltered DLQ index. Only for volume tests (100,000 entries) that
+ * read the DLQ and never deliver; everything else seeds through `seedDead`.
+ */
+export function pipeDeadRow(
+  pipe: ReturnType<Redis["pipeline"]>,
+  keys: Keys,
+  seed: { sink: string; source: string; dead_at: number; reason: string },
+): DeliveryId {
+  const hook = newId("hk", seed.dead_at, bucketFor(String(Math.random())));
+  const id = sinkDeliveryId(hook, seed.sink);
+  pipe.hset(keys.delivery(id), {
+    p: hook,
+    t: `s:${seed.sink}`,
+    st: "dead",
+    a: "25",
+    c: String(seed.dead_at - 86_400_000),
+    fa: String(seed.dead_at - 86_400_000),
+    la: String(seed.dead_at),
+    xa: String(seed.dead_at),
+    le: seed.reason,
+    ec: "transient",
+    f: "25",
+    s: seed.source,
+  });
+  pipe.zadd(keys.dlqIndex(bucketOf(id), "all"), seed.dead_at, id);
+  return id;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { idTime, isId, newId } from "../../src/domain/ids.ts";
-import { deliveryJobId, parseDeliveryJobId } from "../../src/queue/delivery-job.ts";
+import { parseDlqId } from "../../src/domain/dlq.ts";
+import { sinkDeliveryId } from "../../src/domain/hook.ts";
+import { BUCKETS, bucketFor, bucketOf, deliveryIdFor, idTime, isId, newId } from "../../src/domain/ids.ts";
 import { renderTemplate } from "../../src/sinks/template.ts";
 
 describe("ids", () => {
@@ -23,13 +24,38 @@ describe("ids", () => {
   });
 });
 
-describe("delivery job ids", () => {
-  it("round-trip hook id and sink and contain no colon", () => {
+describe("buckets", () => {
+  it("an id made for a bucket says which, and identities always land in the same one", () => {
+    for (let b = 0; b < BUCKETS; b++) {
+      const id = newId("hk", Date.now(), b);
+      expect(isId("hk", id)).toBe(true);
+      expect(bucketOf(id)).toBe(b);
+    }
+    expect(bucketFor("acme:stripe:evt_1")).toBe(bucketFor("acme:stripe:evt_1"));
+    const spread = new Set(Array.from({ length: 200 }, (_, i) => bucketFor(`-:src:${i}`)));
+    expect(spread.size).toBe(BUCKETS);
+  });
+});
+
+describe("delivery ids", () => {
+  it("are deterministic per (parent, target), in the parent's bucket, with no colon", () => {
+    const hookId = newId("hk", Date.now(), 7);
+    const id = sinkDeliveryId(hookId, "my-sink_2");
+    expect(isId("dl", id)).toBe(true);
+    expect(id).not.toContain(":");
+    expect(sinkDeliveryId(hookId, "my-sink_2")).toBe(id);
+    expect(sinkDeliveryId(hookId, "other")).not.toBe(id);
+    expect(bucketOf(id)).toBe(7);
+    expect(deliveryIdFor("order-1", "e:ep_x", 3)).toBe(deliveryIdFor("order-1", "e:ep_x", 3));
+  });
+
+  it("a DLQ id is a delivery id or the <hook id>-<sink> form", () => {
     const hookId = newId("hk");
-    const jobId = deliveryJobId(hookId, "my-sink_2");
-    expect(jobId).not.toContain(":");
-    expect(parseDeliveryJobId(jobId)).toEqual({ hookId, sink: "my-sink_2" });
-    expect(parseDeliveryJobId("repeat:abc")).toBeUndefined();
+    const id = sinkDeliveryId(hookId, "out");
+    expect(parseDlqId(id)).toBe(id);
+    expect(parseDlqId(`${hookId}-out`)).toBe(id);
+    expect(parseDlqId("repeat:abc")).toBeUndefined();
+    expect(parseDlqId(`${hookId}-a:b`)).toBeUndefined();
   });
 });
 

@@ -2,38 +2,55 @@
 // declared in its schema.
 import { describe, expect, it } from "vitest";
 import { openApiSchemas } from "../../src/api/openapi-schemas.ts";
-import { dlqEntryView } from "../../src/api/routes/dlq.ts";
-import { sinkStateView } from "../../src/api/routes/hooks.ts";
 import { replayView } from "../../src/api/routes/replays.ts";
-import type { ReplayRecord } from "../../src/recovery/replay-store.ts";
+import { deliveryView, dlqEntryView } from "../../src/api/views.ts";
+import type { DeliveryRow } from "../../src/domain/delivery.ts";
+import type { ReplayRecord } from "../../src/store/replay-store.ts";
 
 const declared = (schema: { properties: object }) => Object.keys(schema.properties).sort();
 
 describe("OpenAPI schemas", () => {
-  it("declare every field of a sink state view", () => {
-    const view = sinkStateView("hk_00000000000000000000000000", "out", {
+  it("declare every field of a delivery view", () => {
+    const row: DeliveryRow = {
+      id: "dl_00000000000000000000000000",
+      parentId: "hk_00000000000000000000000000",
+      target: { kind: "sink", name: "out" },
       state: "dead",
       attempts: 3,
-      first_attempt_at: 1,
-      last_attempt_at: 2,
-      next_attempt_at: 3,
-      delivered_at: 4,
-      last_error: "x",
-      error_class: "transient",
-      replay_id: "rp_x",
-    });
+      createdAt: 0,
+      firstAttemptAt: 1,
+      lastAttemptAt: 2,
+      nextAttemptAt: 3,
+      deliveredAt: 4,
+      deadAt: 5,
+      lastError: "x",
+      errorClass: "transient",
+      statusCode: 503,
+      leaseOwner: undefined,
+      leaseUntil: undefined,
+      fence: 3,
+      replayId: "rp_x",
+      source: "s",
+      tenant: undefined,
+      enqueueFailed: false,
+      purged: false,
+    };
+    const view = deliveryView(row);
     expect(declared(openApiSchemas.SinkState)).toEqual(expect.arrayContaining(Object.keys(view)));
   });
 
   it("declare every field of a DLQ entry view", () => {
     const view = dlqEntryView({
-      id: "hk_x-out",
+      id: "dl_x",
       hook_id: "hk_x",
+      event_id: undefined,
       source: "s",
       tenant: "t",
       sink: "out",
+      endpoint: undefined,
       error_class: "permanent",
       reason: "r",
+      status_code: 410,
       attempts: 1,
       first_attempt_at: 1,
       last_attempt_at: 2,
