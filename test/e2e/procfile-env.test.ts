@@ -10,7 +10,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
+import type { HookId } from "../../src/domain/ids.ts";
 import { type DevRedis, startPrivateRedis } from "../../src/runtime/dev-redis.ts";
+import { Keys } from "../../src/store/keys.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import { REDIS_URL, deletePrefix, eventually } from "../support/test-gateway.ts";
 
@@ -84,7 +86,7 @@ async function keysUnder(conn: Redis, prefix: string): Promise<string[]> {
   const found: string[] = [];
   let cursor = "0";
   do {
-    const [next, keys] = await conn.scan(cursor, "MATCH", `{${prefix}}*`, "COUNT", 1000);
+    const [next, keys] = await conn.scan(cursor, "MATCH", `{${prefix}[:}]*`, "COUNT", 1000);
     cursor = next;
     found.push(...keys);
   } while (cursor !== "0");
@@ -162,7 +164,7 @@ it("web and worker from the Procfile use PORT and REDIS_URL when the config name
 
   const viaEnv = new Redis(redis.url);
   try {
-    expect(await keysUnder(viaEnv, prefix)).toContain(`{${prefix}}:hook:${id}`);
+    expect(await keysUnder(viaEnv, prefix)).toContain(new Keys(prefix).hook(id as HookId));
   } finally {
     viaEnv.disconnect();
   }

@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sinkDeliveryId } from "../../src/domain/hook.ts";
+import type { HookId } from "../../src/domain/ids.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import { ADMIN_TOKEN, type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
 import { admin, deadHooks } from "./admin-fixtures.ts";
@@ -69,7 +71,7 @@ describe("switchyard CLI", () => {
         .slice(1)
         .map((l) => l.split(/\s+/)[1])
         .sort(),
-    ).toEqual(ids.map((id) => `${id}-out`).sort());
+    ).toEqual(ids.map((id) => sinkDeliveryId(id as HookId, "out")).sort());
     for (const line of lines.slice(1)) expect(line).toMatch(/\bsrc\b.*\bout\b.*\bpermanent\b.*HTTP 410/);
   });
 

@@ -149,6 +149,7 @@ describe("http sink", () => {
       kind: "permanent",
       config: false,
       reason: "HTTP 410: gone",
+      statusCode: 410,
     });
     expect(failure(await sink.deliver(delivery(hook(BINARY)), live()))).toMatchObject({
       kind: "permanent",
@@ -167,6 +168,7 @@ describe("http sink", () => {
       kind: "retry_after",
       ms: 2000,
       reason: "HTTP 429",
+      statusCode: 429,
     });
     const dated = failure(await sink.deliver(delivery(hook(BINARY)), live()));
     expect(dated.kind).toBe("retry_after");
@@ -185,6 +187,7 @@ describe("http sink", () => {
     expect(failure(await sink.deliver(delivery(hook(BINARY)), live()))).toEqual({
       kind: "transient",
       reason: "HTTP 503: busy",
+      statusCode: 503,
     });
     for (let i = 0; i < 7; i++)
       expect(await sink.deliver(delivery(hook(BINARY)), live())).toEqual({ ok: true });
@@ -213,6 +216,7 @@ describe("http sink", () => {
       kind: "permanent",
       config: false,
       reason: "HTTP 302: redirect to /elsewhere not followed",
+      statusCode: 302,
     });
     await new Promise((r) => setTimeout(r, 50));
     expect(rx.requests).toHaveLength(1);

@@ -127,6 +127,7 @@ ${bare}`;
     expect(parseConfig(sectionWithoutUrl, "x.yaml", env).redis).toEqual({
       url: "redis://10.0.0.7:6390",
       prefix: "mine",
+      require_noeviction: false,
     });
     expect(parseConfig(sectionWithoutUrl, "x.yaml", {}).redis.url).toBe("redis://127.0.0.1:6379");
   });
