@@ -6,11 +6,11 @@ import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError } from
 import type { Config, RetryConfig } from "../config/schema.ts";
 import { type DeliveryResult, type SinkFailure, errorClassOf } from "../domain/error-class.ts";
 import type { ClaimRef, Delivery, HookRecord } from "../domain/hook.ts";
-import type { HookId } from "../domain/ids.ts";
+import type { DeliveryId, HookId } from "../domain/ids.ts";
 import { type Random, decideRetry } from "../domain/retry-policy.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import type { DeliveryJobData } from "../queue/delivery-job.ts";
+import { type DeliveryJobData, deliveryOf } from "../queue/delivery-job.ts";
 import type { Sink } from "../sinks/sink.ts";
 import type { ClaimResult, DeliveryStore, Finish } from "../store/delivery-store.ts";
 import { HOOK_ATTEMPT_FIELDS, toHookRecord } from "../store/hook-store.ts";
@@ -79,7 +79,7 @@ export function createDeliveryProcessor(
       // A bug or an infrastructure error mid-attempt: never let BullMQ fail the job for it (its
       // attempt count is not ours). Hand the row back unattempted and come back shortly.
       deps.logger.error(
-        { delivery_id: job.data.d, sink: sink.name, err: (err as Error).message },
+        { job_id: job.id, sink: sink.name, err: (err as Error).message },
         "attempt failed unexpectedly",
       );
       if (held.row && held.writer)
@@ -89,8 +89,8 @@ export function createDeliveryProcessor(
   };
 
   async function attempt(job: DeliveryJob, token: string | undefined, held: Held): Promise<void> {
-    const { d: id, p } = job.data;
-    const parentId = p as HookId;
+    const id = deliveryOf(job);
+    const parentId = job.data.p as HookId;
 
     // Phase 1: breaker. While open, park the job without reading anything or spending an attempt.
     const gate = breaker.gate();
@@ -252,7 +252,7 @@ export function createDeliveryProcessor(
   async function claimOnce(
     job: DeliveryJob,
     token: string | undefined,
-    id: DeliveryJobData["d"],
+    id: DeliveryId,
     parentId: HookId,
   ): Promise<ClaimResult> {
     const claim = () =>

@@ -3,10 +3,11 @@
 import { Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Config } from "../config/schema.ts";
-import type { HookId } from "../domain/ids.ts";
+import type { DeliveryId, HookId } from "../domain/ids.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import { type DeliveryJobData, sinkQueueName } from "../queue/delivery-job.ts";
+import { type DeliveryJobData, deliveryOf, sinkQueueName } from "../queue/delivery-job.ts";
+import { keepFinished } from "../queue/delivery-queues.ts";
 import type { Sink } from "../sinks/sink.ts";
 import type { DeliveryStore } from "../store/delivery-store.ts";
 import type { Keys } from "../store/keys.ts";
@@ -83,21 +84,22 @@ export class Dispatcher {
       lockDuration: lockMs,
       stalledInterval: Math.max(1000, Math.floor(lockMs / 2)),
       maxStalledCount: this.deps.maxStalledCount ?? 5,
+      ...keepFinished(config.retention_s),
     });
     worker.on("error", (err) => logger.error({ sink: sink.name, err: err.message }, "worker error"));
     worker.on("failed", (job, err) => {
       // Our own dead letters are recorded by the processor. A job BullMQ failed by itself (it stalled
       // too often: a poison hook that kills workers) still owes its row an ending.
       if (job && err.message.includes(STALLED_TOO_OFTEN))
-        void this.deadLetterStalled(sink.name, job.data, err.message);
+        void this.deadLetterStalled(sink.name, deliveryOf(job), err.message);
     });
     return worker;
   }
 
-  private async deadLetterStalled(sink: string, data: DeliveryJobData, reason: string): Promise<void> {
+  private async deadLetterStalled(sink: string, id: DeliveryId, reason: string): Promise<void> {
     const { ledger, metrics, logger } = this.deps;
     try {
-      const row = await ledger.get(data.d);
+      const row = await ledger.get(id);
       if (!row || (row.state !== "pending" && row.state !== "sending" && row.state !== "retrying")) return;
       metrics.deadLettered.inc({ source: row.source, sink, error_class: "transient" });
       const written = await ledger.finish(row, "unfenced", {
@@ -111,10 +113,7 @@ export class Dispatcher {
           "dead-lettered",
         );
     } catch (err) {
-      logger.error(
-        { delivery_id: data.d, err: (err as Error).message },
-        "could not dead-letter a stalled job",
-      );
+      logger.error({ delivery_id: id, err: (err as Error).message }, "could not dead-letter a stalled job");
     }
   }
 

@@ -1,15 +1,21 @@
-// The BullMQ side of a delivery: queue names, job ids and job data. A job names its delivery row
-// (whose id is also the job id, so every writer adds the same job) and the record that row delivers,
-// so a claim reads both in one round trip; all state lives in the row.
+// The BullMQ side of a delivery: queue names, job ids and job data. A job's id is its delivery row's id
+// (so every writer adds the same job), and its data names the record that row delivers, so a claim
+// reads both in one round trip; all state lives in the row.
 import type { Target } from "../domain/delivery.ts";
 import type { DeliveryId } from "../domain/ids.ts";
 
-/** Job data of one delivery job: two immutable ids, never state. */
+/**
+ * Job data of one delivery job: the id of the hook or event delivered, immutable, never state. (The
+ * job id is the delivery id; short data keeps the job hash in Redis's compact encoding.)
+ */
 export interface DeliveryJobData {
-  /** The delivery row. */
-  readonly d: DeliveryId;
-  /** The hook or event it delivers. */
   readonly p: string;
+}
+
+/** The delivery a job runs. */
+export function deliveryOf(job: { readonly id?: string | undefined }): DeliveryId {
+  if (job.id === undefined || !job.id.startsWith("dl_")) throw new Error(`not a delivery job: ${job.id}`);
+  return job.id as DeliveryId;
 }
 
 /** BullMQ queue of one sink (queue names may not contain `:`; sink names cannot). */

@@ -8,8 +8,6 @@ import type { DeliveryId } from "../domain/ids.ts";
 import type { Keys } from "../store/keys.ts";
 import { DELIVERY_JOB_NAME, type DeliveryJobData, queueNameOf } from "./delivery-job.ts";
 
-/** How long finished jobs stay visible in Bull Board; the row keeps the lasting state. */
-const KEEP_COMPLETED = { age: 3600, count: 1000 } as const;
 /** Queue events kept for Bull Board and listeners; each costs Redis memory per job. */
 const EVENTS_MAX_LEN = 1000;
 
@@ -18,6 +16,17 @@ export type JobRef = Pick<DeliveryRow, "id" | "parentId" | "target">;
 
 export type EnsureOutcome = "exists" | "added" | "retried";
 
+/**
+ * How long delivery workers keep finished jobs: completed ones an hour for Bull Board (the row keeps
+ * the lasting state), failed ones as long as their dead row is kept (the recovery tick trims too).
+ */
+export function keepFinished(retentionS: number): {
+  removeOnComplete: { age: number; count: number };
+  removeOnFail: { age: number };
+} {
+  return { removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: retentionS } };
+}
+
 export class DeliveryQueues {
   private readonly queues = new Map<string, Queue<DeliveryJobData>>();
 
@@ -25,7 +34,6 @@ export class DeliveryQueues {
     private readonly connection: Redis,
     private readonly keys: Keys,
     queueNames: readonly string[],
-    private readonly retentionS: number,
   ) {
     for (const name of queueNames) this.queue(name);
   }
@@ -52,9 +60,12 @@ export class DeliveryQueues {
     return this.queues;
   }
 
-  /** Options of a delivery job: its id is the row's; finished jobs are trimmed by age. */
+  /**
+   * Options of a delivery job: its id is the row's, nothing else (how long finished jobs are kept is
+   * the workers' setting, `keepFinished`), so the job hash stays small.
+   */
   jobOptions(id: DeliveryId): JobsOptions {
-    return { jobId: id, removeOnComplete: KEEP_COMPLETED, removeOnFail: { age: this.retentionS } };
+    return { jobId: id };
   }
 
   /**
@@ -68,7 +79,7 @@ export class DeliveryQueues {
   private async add(row: JobRef): Promise<void> {
     const queue = this.forTarget(row.target);
     if (!queue) throw new Error(`no queue for ${queueNameOf(row.target)}`);
-    await queue.add(DELIVERY_JOB_NAME, { d: row.id, p: row.parentId }, this.jobOptions(row.id));
+    await queue.add(DELIVERY_JOB_NAME, { p: row.parentId }, this.jobOptions(row.id));
   }
 
   /**

@@ -64,7 +64,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     await checkEvictionPolicy(redis, config.redis.require_noeviction, logger);
 
     const queueNames = [...Object.keys(config.sinks).map(sinkQueueName), OUTBOUND_QUEUE];
-    const queues = new DeliveryQueues(redis, keys, queueNames, config.retention_s);
+    const queues = new DeliveryQueues(redis, keys, queueNames);
     life.onStop("queues", () => queues.close());
     const replayQueue = new ReplayQueue(redis, keys);
     life.onStop("replays queue", () => replayQueue.close());

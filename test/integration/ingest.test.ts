@@ -75,7 +75,8 @@ describe("POST /webhooks/:source", () => {
       const row = await sinkState(gw, id, sink);
       expect(row).toMatchObject({ state: "pending", attempts: 0 });
       const job = await jobOf(gw, id, sink);
-      expect(job?.data).toEqual({ d: sinkDeliveryId(id as HookId, sink), p: id });
+      expect(job?.id).toBe(sinkDeliveryId(id as HookId, sink));
+      expect(job?.data).toEqual({ p: id });
     }
   });
 
