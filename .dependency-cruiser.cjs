@@ -1,0 +1,73 @@
+// The architecture's dependency rules, checked by `npm run deps` (part of `npm test`): arrows run from
+// the entry points (workers, api, runtime, cli) to the use cases (ingest, delivery, fanout, recovery)
+// to the pure domain; adapters (store, queue, sinks) serve the use cases and never call back up into
+// them or into the runtime; nothing imports the entry points; no cycles.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-cycles",
+      severity: "error",
+      comment: "A cycle makes two modules one concept: split or invert it.",
+      from: { path: "^src" },
+      to: { circular: true },
+    },
+    {
+      name: "domain-is-pure",
+      severity: "error",
+      comment:
+        "The domain (ids, states, error classes, retry policy, signing) does no I/O and imports nothing of ours but itself and config types.",
+      from: { path: "^src/domain" },
+      to: { path: "^src/(?!domain|config/schema)" },
+    },
+    {
+      name: "domain-no-io-packages",
+      severity: "error",
+      from: { path: "^src/domain" },
+      to: { dependencyTypes: ["npm"], path: "ioredis|bullmq|undici|amqplib|kafkajs|hono|pino|prom-client" },
+    },
+    {
+      name: "nothing-imports-entry-points",
+      severity: "error",
+      comment: "workers/ and the CLI are leaves: nothing in src/ may depend on them.",
+      from: { path: "^src/(?!cli/)" },
+      to: { path: "^(workers|src/cli)/" },
+    },
+    {
+      name: "only-entry-points-import-runtime",
+      severity: "error",
+      comment:
+        "The runtime wires everything together; a use case or adapter that imports it is a back-edge (e.g. recovery → runtime).",
+      from: { path: "^src/(domain|ingest|delivery|fanout|recovery|store|queue|sinks|observability|config)/" },
+      to: { path: "^src/runtime/" },
+    },
+    {
+      name: "only-runtime-imports-api",
+      severity: "error",
+      comment: "Routes are the HTTP edge; use cases and adapters never know about them.",
+      from: { path: "^src/(domain|ingest|delivery|fanout|recovery|store|queue|sinks|observability|config)/" },
+      to: { path: "^src/api/" },
+    },
+    {
+      name: "adapters-do-not-call-use-cases",
+      severity: "error",
+      comment:
+        "Adapters (store, queue, sinks) implement what the use cases need; they never import a use case.",
+      from: { path: "^src/(store|queue|sinks)/" },
+      to: { path: "^src/(ingest|delivery|fanout|recovery)/" },
+    },
+    {
+      name: "routes-do-not-import-routes",
+      severity: "error",
+      comment: "Shared helpers of routes live in src/api/, not in a sibling route.",
+      from: { path: "^src/api/routes/([^/]+)\\.ts$" },
+      to: { path: "^src/api/routes/", pathNot: "^src/api/routes/$1\\.ts$" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+  },
+};
