@@ -42,9 +42,18 @@ export class InFlightAttempts {
  * Run one attempt, bounded by `timeoutMs`; the sink's signal aborts when the time is up, or when
  * `inFlight` is cancelled (the worker is shutting down and hands the job back).
  */
-export async function safeDeliver(
+export function safeDeliver(
   sink: Sink,
   delivery: Delivery,
+  timeoutMs: number,
+  inFlight?: InFlightAttempts,
+): Promise<DeliveryResult> {
+  return safeAttempt((signal) => sink.deliver(delivery, signal), timeoutMs, inFlight);
+}
+
+/** `safeDeliver` for any attempt function (an outbound endpoint's request, say). */
+export async function safeAttempt(
+  attempt: (signal: AbortSignal) => unknown,
   timeoutMs: number,
   inFlight?: InFlightAttempts,
 ): Promise<DeliveryResult> {
@@ -64,17 +73,17 @@ export async function safeDeliver(
   try {
     let answer: unknown;
     try {
-      answer = sink.deliver(delivery, controller.signal);
+      answer = attempt(controller.signal);
     } catch (err) {
       answer = Promise.reject(err); // a synchronous throw is a failed attempt like any other
     }
-    const attempt = Promise.resolve(answer).then(
+    const settled = Promise.resolve(answer).then(
       (value): DeliveryResult =>
         isDeliveryResult(value) ? value : transient(`sink returned an unexpected value: ${typeof value}`),
       (err: unknown): DeliveryResult =>
         transient(boundReason(`sink threw: ${err instanceof Error ? err.message : String(err)}`)),
     );
-    return await Promise.race([attempt, stopped]);
+    return await Promise.race([settled, stopped]);
   } finally {
     clearTimeout(timer);
     untrack?.();

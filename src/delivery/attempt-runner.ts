@@ -1,0 +1,275 @@
+// One delivery attempt of ANY delivery, in named phases: admit (the target's breaker and limits,
+// before anything is read, so a parked job costs no payload read) → claim the row (lease + fencing
+// token, and the parent record, in one round trip) → prepare and send through the target → record the
+// outcome through the fenced ledger → tell BullMQ (done, parked until the next attempt, or failed for
+// good). The ledger row, never the job, holds the state; the retry policy, never BullMQ's attempt
+// count, decides every retry and every death. Inbound sinks and outbound endpoints differ only in
+// their DeliveryTarget.
+import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError } from "bullmq";
+import { type DeliveryResult, type SinkFailure, errorClassOf } from "../domain/error-class.ts";
+import type { DeliveryId } from "../domain/ids.ts";
+import { type Random, decideRetry } from "../domain/retry-policy.ts";
+import type { Logger } from "../observability/logger.ts";
+import { type DeliveryJobData, deliveryOf } from "../queue/delivery-job.ts";
+import type { ClaimResult, DeliveryStore, Finish } from "../store/delivery-store.ts";
+import { deadLetterError, parkJob, withJitter } from "./bullmq-control.ts";
+import type { AttemptMetrics, ClaimedDelivery, DeliveryTarget, PreparedAttempt } from "./delivery-target.ts";
+
+export type DeliveryJob = Job<DeliveryJobData, void, string>;
+
+export interface RunnerDeps<P extends PreparedAttempt> {
+  readonly target: DeliveryTarget<P>;
+  readonly ledger: DeliveryStore;
+  readonly metrics: AttemptMetrics;
+  readonly logger: Logger;
+  /** The lease an attempt holds on its row; renewed while the attempt runs. */
+  readonly leaseMs: number;
+  readonly maxRetryAfterMs: number;
+  readonly now?: () => number;
+  readonly random?: Random;
+}
+
+type LedgerRow = Parameters<DeliveryStore["finish"]>[0];
+
+/** The claim an attempt holds, so an unexpected error can hand it back. */
+interface Held {
+  row?: LedgerRow | undefined;
+  writer?: { fence: number };
+}
+
+/** BullMQ's own control errors (and ours built on them) pass through untouched. */
+function isControl(err: unknown): boolean {
+  return (
+    err instanceof DelayedError || err instanceof UnrecoverableError || err instanceof WaitingChildrenError
+  );
+}
+
+/** How long a job waits when the ledger could not be read (Redis away): no attempt is spent. */
+const STORE_PARK_MS = 2000;
+
+/** Build the BullMQ processor of one delivery queue. */
+export function createAttemptRunner<P extends PreparedAttempt>(
+  deps: RunnerDeps<P>,
+): (job: DeliveryJob, token?: string) => Promise<void> {
+  const now = deps.now ?? Date.now;
+  const random = deps.random ?? Math.random;
+  const { target, ledger, metrics, leaseMs, logger } = deps;
+
+  return async (job, token) => {
+    const held: Held = {};
+    try {
+      return await attempt(job, token, held);
+    } catch (err) {
+      if (isControl(err)) throw err;
+      // A bug or an infrastructure error mid-attempt: never let BullMQ fail the job for it (its
+      // attempt count is not ours). Hand the row back unattempted and come back shortly.
+      logger.error({ job_id: job.id, err: (err as Error).message }, "attempt failed unexpectedly");
+      if (held.row && held.writer)
+        await ledger.finish(held.row, held.writer, { outcome: "release" }).catch(() => undefined);
+      return parkJob(job, token, now() + STORE_PARK_MS, "unexpected error, retrying");
+    }
+  };
+
+  async function attempt(job: DeliveryJob, token: string | undefined, held: Held): Promise<void> {
+    const id = deliveryOf(job);
+
+    // Phase 1: admission. Parked here, a job reads nothing and spends no attempt.
+    const admission = await target.admit(job);
+    if (!admission.pass) {
+      metrics.attempt(undefined, "parked");
+      return parkJob(job, token, withJitter(admission.until, now(), random), admission.why);
+    }
+
+    // Phase 2: claim the row, reading its parent with it.
+    let claim: ClaimResult;
+    try {
+      claim = await claimOnce(job, token, id);
+    } catch (err) {
+      await target.unadmit(job, admission);
+      logger.warn({ delivery_id: id, err: (err as Error).message }, "could not claim a delivery");
+      return parkJob(job, token, now() + STORE_PARK_MS, "delivery store unavailable");
+    }
+    if (claim.kind !== "ok") {
+      await target.unadmit(job, admission);
+      switch (claim.kind) {
+        case "leased":
+          // Another worker's attempt is (or was, until its lease runs out) in flight.
+          return parkJob(
+            job,
+            token,
+            withJitter(claim.until, now(), random),
+            "another worker holds the lease",
+          );
+        case "missing":
+          metrics.attempt(undefined, "missing");
+          logger.warn({ delivery_id: id, parent_id: job.data.p }, "job names no delivery row");
+          return;
+        case "delivered":
+        case "dead":
+          return;
+      }
+    }
+    const writer = { fence: claim.fence };
+    const claimed: ClaimedDelivery = {
+      id,
+      parentId: job.data.p,
+      attempt: claim.attempt,
+      replayId: claim.replayId,
+      parent: claim.parent,
+    };
+    const prepared = await target.prepare(job, claimed);
+    if (typeof prepared === "string") {
+      await target.unadmit(job, admission);
+      const row = await ledger.get(id);
+      if (row)
+        await ledger.finish(row, writer, { outcome: "dead", reason: prepared, errorClass: "permanent" });
+      logger.error({ delivery_id: id, parent_id: job.data.p, reason: prepared }, "dead-lettered");
+      throw deadLetterError(prepared);
+    }
+    const row: LedgerRow = {
+      id,
+      parentId: job.data.p,
+      target: prepared.target,
+      source: prepared.source,
+      tenant: prepared.tenant,
+    };
+    held.row = row;
+    held.writer = writer;
+    const log = { delivery_id: id, ...prepared.log, attempt: claim.attempt, replay_id: claim.replayId };
+
+    // The budget is the current config's, read against the row: workers that died mid-attempt spent
+    // attempts too, and a lowered max_attempts applies to deliveries already in flight.
+    if (claim.attempt > prepared.policy.max_attempts) {
+      await target.unadmit(job, admission);
+      const reason = `out of attempts before attempt ${claim.attempt} (interrupted attempts or a lowered max_attempts)`;
+      return deadLetter(prepared, row, writer, { kind: "transient", reason }, log, "attempts", false);
+    }
+
+    // Phase 3: send, renewing the lease while the attempt runs long.
+    const startedAt = now();
+    const renewal = setInterval(
+      () => void ledger.renew(id, claim.fence, now() + leaseMs).catch(() => undefined),
+      Math.max(250, Math.floor(leaseMs / 2)),
+    );
+    let result: DeliveryResult;
+    try {
+      result = await target.send(prepared, claimed, admission);
+    } finally {
+      clearInterval(renewal);
+    }
+    const finishedAt = now();
+    const attemptLog = { ...log, duration_ms: finishedAt - startedAt };
+
+    // Phase 4: record the outcome, then hand it to BullMQ.
+    if (result.ok) {
+      metrics.attempt(prepared, "ok");
+      metrics.delivered(prepared, (finishedAt - prepared.receivedAt) / 1000);
+      if (await record(row, writer, { outcome: "delivered" }, finishedAt))
+        logger.info({ ...attemptLog, result: "ok" }, "delivered");
+      await target.settled?.(prepared, result, true);
+      return;
+    }
+    const failure: SinkFailure = result.failure;
+    if (failure.kind === "transient" && failure.cancelled) {
+      // Not the destination's answer (this process is stopping, or the breaker opened first): hand
+      // the delivery back as it was, unattempted.
+      held.row = undefined;
+      await record(row, writer, { outcome: "release" }, finishedAt);
+      logger.info({ ...attemptLog, result: "cancelled", reason: failure.reason }, "attempt handed back");
+      return parkJob(job, token, finishedAt, failure.reason);
+    }
+    const errorClass = errorClassOf(failure);
+    metrics.attempt(prepared, errorClass);
+    const decision = decideRetry({
+      failure,
+      attempt: claim.attempt,
+      firstAttemptAt: claim.firstAttemptAt,
+      now: finishedAt,
+      policy: prepared.policy,
+      maxRetryAfterMs: deps.maxRetryAfterMs,
+      random,
+    });
+    if (decision.kind === "dead")
+      return deadLetter(prepared, row, writer, failure, attemptLog, decision.why, true, result);
+    const next = finishedAt + decision.delayMs;
+    const written = await record(
+      row,
+      writer,
+      {
+        outcome: "retrying",
+        nextAttemptAt: next,
+        reason: failure.reason,
+        errorClass,
+        statusCode: failure.statusCode,
+      },
+      finishedAt,
+    );
+    await target.settled?.(prepared, result, false);
+    if (!written) return;
+    logger.warn(
+      { ...attemptLog, result: errorClass, reason: failure.reason, retry_in_ms: decision.delayMs },
+      "attempt failed",
+    );
+    return parkJob(job, token, next, failure.reason);
+  }
+
+  /** Claim, reviving first a dead row whose failed job an operator has retried (Bull Board). */
+  async function claimOnce(
+    job: DeliveryJob,
+    token: string | undefined,
+    id: DeliveryId,
+  ): Promise<ClaimResult> {
+    const claim = () =>
+      ledger.claim(id, target.parentKey(job), token ?? String(job.id), leaseMs, target.parentFields, now());
+    const first = await claim();
+    if (first.kind !== "dead") return first;
+    const row = await ledger.get(id);
+    if (!row || (await ledger.revive(row, undefined, Infinity, now())) !== "moved") return first;
+    logger.info({ delivery_id: id, parent_id: job.data.p }, "dead delivery retried by an operator");
+    return claim();
+  }
+
+  /** Write an outcome; a refusal means another worker owns the row now, which is counted, not an error. */
+  async function record(
+    row: LedgerRow,
+    writer: { fence: number },
+    finish: Finish,
+    at = now(),
+  ): Promise<boolean> {
+    const written = await ledger.finish(row, writer, finish, at);
+    if (!written) {
+      metrics.fenced();
+      logger.warn(
+        { delivery_id: row.id, outcome: finish.outcome },
+        "outcome refused: the lease was lost to another worker",
+      );
+    }
+    return written;
+  }
+
+  async function deadLetter(
+    p: P,
+    row: LedgerRow,
+    writer: { fence: number },
+    failure: SinkFailure,
+    log: Record<string, unknown>,
+    why: string,
+    attempted = true,
+    result?: DeliveryResult,
+  ): Promise<never> {
+    const errorClass = errorClassOf(failure);
+    // Count first: whoever sees the dead row (an alert, a test) sees the metrics too.
+    metrics.deadLettered(p, errorClass, failure.kind === "permanent" && failure.config);
+    const finish: Finish = {
+      outcome: "dead",
+      reason: failure.reason,
+      errorClass,
+      statusCode: failure.statusCode,
+      attempted,
+    };
+    if (await record(row, writer, finish))
+      logger.error({ ...log, result: errorClass, reason: failure.reason, why }, "dead-lettered");
+    if (result) await target.settled?.(p, result, true);
+    throw deadLetterError(`${errorClass}: ${failure.reason}`);
+  }
+}

@@ -1,0 +1,63 @@
+// What one kind of destination plugs into the attempt runner: a sink (inbound) or an endpoint
+// (outbound). The runner owns the phases, the ledger, the retry policy and BullMQ; a target only says
+// whether an attempt may run now, what it sends, and how it sends it.
+import type { RetryConfig } from "../config/schema.ts";
+import type { Target } from "../domain/delivery.ts";
+import type { DeliveryResult, ErrorClass } from "../domain/error-class.ts";
+import type { DeliveryId, ReplayId } from "../domain/ids.ts";
+import type { DeliveryJob } from "./attempt-runner.ts";
+
+/** May an attempt start now? A pass holds whatever the target reserved (a probe, a slot). */
+export type Admission =
+  | { readonly pass: true; readonly probe: boolean }
+  | { readonly pass: false; readonly until: number; readonly why: string };
+
+/** What the runner knows of a claimed delivery when it asks the target to prepare it. */
+export interface ClaimedDelivery {
+  readonly id: DeliveryId;
+  readonly parentId: string;
+  readonly attempt: number;
+  readonly replayId: ReplayId | undefined;
+  /** The parent fields the target asked for, in order. */
+  readonly parent: readonly (Buffer | undefined)[];
+}
+
+/** An attempt ready to send: what the runner needs of it besides what the target keeps inside. */
+export interface PreparedAttempt {
+  readonly target: Target;
+  /** What the DLQ files it under: the inbound source, or the event type. */
+  readonly source: string;
+  readonly tenant: string | undefined;
+  /** When the hook or event was received: delivery latency counts from here. */
+  readonly receivedAt: number;
+  readonly policy: RetryConfig;
+  /** Coordinates every log line of the attempt carries. */
+  readonly log: Readonly<Record<string, unknown>>;
+}
+
+/** The metrics an attempt moves; inbound and outbound keep their own series. */
+export interface AttemptMetrics {
+  attempt(p: PreparedAttempt | undefined, result: string): void;
+  delivered(p: PreparedAttempt, latencyS: number): void;
+  deadLettered(p: PreparedAttempt, errorClass: ErrorClass, config: boolean): void;
+  fenced(): void;
+}
+
+export interface DeliveryTarget<P extends PreparedAttempt> {
+  /** The parent record a job's row delivers (hook or event key). */
+  parentKey(job: DeliveryJob): string;
+  readonly parentFields: readonly string[];
+  /** Before the claim (so a parked job reads nothing): breaker, rate and concurrency limits. */
+  admit(job: DeliveryJob): Promise<Admission>;
+  /** The admission was not used (the row needed no attempt, or the attempt was handed back). */
+  unadmit(job: DeliveryJob, admission: Admission): Promise<void>;
+  /** Build the attempt from the claimed row; a string says why it can never be delivered. */
+  prepare(job: DeliveryJob, claimed: ClaimedDelivery): Promise<P | string>;
+  /**
+   * Send one attempt, bounded by the attempt timeout and cancellable by shutdown (see safeAttempt),
+   * and account for it (breaker, slots). Never throws: every failure is a result.
+   */
+  send(p: P, claimed: ClaimedDelivery, admission: Admission): Promise<DeliveryResult>;
+  /** After the ledger recorded an outcome: side effects such as disabling an endpoint. */
+  settled?(p: P, result: DeliveryResult, final: boolean): Promise<void>;
+}
