@@ -1,0 +1,115 @@
+// Published events in Redis, written together with their delivery rows (one per matching endpoint),
+// in the bucket of the event id: the ledger of record for outbound fanout. The payload is stored once,
+// in the event; every row of the event points at it.
+import type { Redis } from "ioredis";
+import { targetKey } from "../domain/delivery.ts";
+import { type DeliveryId, type EndpointId, bucketFor, bucketOf, deliveryIdFor } from "../domain/ids.ts";
+import type { DeliveryRow } from "../domain/delivery.ts";
+import type { DeliveryStore } from "./delivery-store.ts";
+import type { Keys } from "./keys.ts";
+import { LuaScript } from "./lua-script.ts";
+
+const publishScript = new LuaScript("publish-event-n.lua", "n");
+const markFailedScript = new LuaScript("mark-enqueue-failed-2.lua", 2);
+
+/** An event as published. */
+export interface EventRecord {
+  readonly id: string;
+  readonly type: string;
+  readonly tenant: string | undefined;
+  /** Milliseconds since the epoch when it was first published. */
+  readonly createdAt: number;
+  /** The JSON payload's bytes, exactly as delivered. */
+  readonly payload: Buffer;
+}
+
+/** The fields of an event a delivery attempt reads, in the order `toEventRecord` takes them. */
+export const EVENT_ATTEMPT_FIELDS = ["meta", "payload"] as const;
+
+interface StoredMeta {
+  readonly type: string;
+  readonly tenant?: string | undefined;
+  readonly created_at: number;
+}
+
+export type RowStatus = "created" | "duplicate" | "reclaimed";
+export type PublishOutcome =
+  { readonly kind: "conflict" } | { readonly kind: "written"; readonly rows: readonly RowStatus[] };
+
+/** The delivery row of event `eventId` to endpoint `endpointId`. */
+export function endpointDeliveryId(eventId: string, endpointId: EndpointId): DeliveryId {
+  return deliveryIdFor(eventId, targetKey({ kind: "endpoint", id: endpointId }), bucketFor(eventId));
+}
+
+export function toEventRecord(
+  id: string,
+  meta: Buffer | undefined,
+  payload: Buffer | undefined,
+): EventRecord | undefined {
+  if (meta === undefined || payload === undefined) return undefined;
+  const m = JSON.parse(meta.toString("utf8")) as StoredMeta;
+  return { id, type: m.type, tenant: m.tenant, createdAt: m.created_at, payload };
+}
+
+export class EventStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: Keys,
+    private readonly deliveries: DeliveryStore,
+  ) {}
+
+  /** Write the event (if new) and a pending row per endpoint (if new), in one atomic step. */
+  async publish(
+    event: EventRecord,
+    endpoints: readonly EndpointId[],
+    opts: { staleAfterMs: number },
+  ): Promise<PublishOutcome> {
+    const bucket = bucketFor(event.id);
+    const meta: StoredMeta = { type: event.type, tenant: event.tenant, created_at: event.createdAt };
+    const rowKeys: string[] = [];
+    const rowArgs: string[] = [];
+    for (const ep of endpoints) {
+      const id = endpointDeliveryId(event.id, ep);
+      rowKeys.push(this.keys.delivery(id));
+      rowArgs.push(id, targetKey({ kind: "endpoint", id: ep }));
+    }
+    const reply = (await publishScript.run(
+      this.redis,
+      [this.keys.event(event.id), this.keys.watch(bucket), ...rowKeys],
+      [
+        event.id,
+        event.type,
+        event.tenant ?? "",
+        JSON.stringify(meta),
+        event.payload,
+        event.createdAt,
+        event.createdAt + opts.staleAfterMs,
+        ...rowArgs,
+      ],
+    )) as string[];
+    if (reply[0] === "conflict") return { kind: "conflict" };
+    return { kind: "written", rows: reply as RowStatus[] };
+  }
+
+  /** A row whose job could not be added: reconcile will add it (see mark-enqueue-failed-2.lua). */
+  async markEnqueueFailed(id: DeliveryId, error: string, now = Date.now()): Promise<boolean> {
+    const reply = await markFailedScript.run(
+      this.redis,
+      [this.keys.delivery(id), this.keys.watch(bucketOf(id))],
+      [id, error.slice(0, 1024), now],
+    );
+    return reply === 1;
+  }
+
+  async get(id: string): Promise<EventRecord | undefined> {
+    const [meta, payload] = await this.redis.hmgetBuffer(this.keys.event(id), ...EVENT_ATTEMPT_FIELDS);
+    return toEventRecord(id, meta ?? undefined, payload ?? undefined);
+  }
+
+  /** Every delivery row of an event (one per endpoint it was fanned out to). */
+  async rows(id: string): Promise<DeliveryRow[]> {
+    const fields = await this.redis.hkeys(this.keys.event(id));
+    const ids = fields.filter((f) => f.startsWith("r:")).map((f) => f.slice(2) as DeliveryId);
+    return (await this.deliveries.getMany(ids)).filter((r): r is DeliveryRow => r !== undefined);
+  }
+}

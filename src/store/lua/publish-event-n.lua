@@ -1,0 +1,55 @@
+--[[
+  Record a published event and one pending delivery row per matching endpoint, before anything is
+  enqueued, atomically. Rows are unique on (endpoint, event): a row that exists is a duplicate — except
+  one whose enqueue failed, which this call takes back (compare-and-set on its enqueue-failed mark), so
+  that of several concurrent re-publishers exactly one enqueues it. Re-publishing an event id with
+  another type or tenant is refused.
+
+  KEYS[1]   event record (hash: meta, payload, live, r:<delivery id> per row)
+  KEYS[2]   the bucket's watch set
+  KEYS[3..] one delivery row per endpoint (hash)
+
+  ARGV[1]   event id
+  ARGV[2]   event type
+  ARGV[3]   tenant ('' for none)
+  ARGV[4]   meta JSON
+  ARGV[5]   payload bytes
+  ARGV[6]   now, ms
+  ARGV[7]   watch score of new rows (now + recovery.stale_after_ms)
+  ARGV[8..] per row, in KEYS order: delivery id, target
+
+  Returns {'conflict'} or one status per row: 'created', 'duplicate' or 'reclaimed' (an enqueue-failed
+  row this caller must enqueue again).
+]]
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  local known = redis.call('HMGET', KEYS[1], 'type', 'tn')
+  if known[1] ~= ARGV[2] or (known[2] or '') ~= ARGV[3] then
+    return {'conflict'}
+  end
+else
+  redis.call('HSET', KEYS[1], 'meta', ARGV[4], 'payload', ARGV[5], 'type', ARGV[2], 'tn', ARGV[3], 'live', 0)
+end
+local out = {}
+for i = 1, #KEYS - 2 do
+  local row = KEYS[2 + i]
+  local id, target = ARGV[6 + 2 * i], ARGV[7 + 2 * i]
+  if redis.call('EXISTS', row) == 1 then
+    if redis.call('HGET', row, 'ef') == '1' and redis.call('HGET', row, 'st') == 'pending' then
+      redis.call('HDEL', row, 'ef', 'ee')
+      out[i] = 'reclaimed'
+    else
+      out[i] = 'duplicate'
+    end
+  else
+    redis.call('HSET', row, 'p', ARGV[1], 't', target, 'st', 'pending', 'a', 0, 'f', 0, 'c', ARGV[6], 's', ARGV[2])
+    if ARGV[3] ~= '' then
+      redis.call('HSET', row, 'tn', ARGV[3])
+    end
+    redis.call('HSET', KEYS[1], 'r:' .. id, 1)
+    redis.call('HINCRBY', KEYS[1], 'live', 1)
+    redis.call('PERSIST', KEYS[1])
+    redis.call('ZADD', KEYS[2], ARGV[7], id)
+    out[i] = 'created'
+  end
+end
+return out
