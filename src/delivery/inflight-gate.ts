@@ -1,0 +1,85 @@
+// At most N attempts at once per target, counted across every worker process: each process has its own
+// concurrency, so N processes would otherwise run N times the limit against one destination. Slots are
+// leases in a Redis sorted set (holder → expiry), so a process that dies mid-attempt gives its slot back
+// when the lease runs out rather than holding it forever.
+//
+// Time: the scripts read Redis's clock, not the caller's `now`. Leases are compared across processes; on
+// callers' clocks a process running ahead would expire other processes' live leases and exceed the limit.
+import type { Redis } from "ioredis";
+import { LuaScript } from "../store/lua-script.ts";
+
+const acquireSlot = new LuaScript("acquire-inflight-slot-1.lua", 1);
+const renewSlot = new LuaScript("renew-inflight-slot-1.lua", 1);
+
+/** The answer to {@link InflightGate.acquire}. */
+export type InflightAcquire = { readonly ok: true } | { readonly ok: false; readonly retryInMs: number };
+
+/** Options of an {@link InflightGate}. */
+export interface InflightGateOptions {
+  /**
+   * The longest `retryInMs` a refusal suggests (default 250). The certain wait is until the earliest lease
+   * runs out, which for a lease sized to an attempt timeout is far longer than slots usually take to free.
+   */
+  readonly maxRetryInMs?: number;
+}
+
+const ACQUIRED: InflightAcquire = { ok: true };
+
+function positiveInt(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 1) throw new RangeError(`${name} must be >= 1, got ${value}`);
+  return Math.ceil(value);
+}
+
+/** A cluster-wide cap on concurrent attempts per target (e.g. per sink). */
+export class InflightGate {
+  private readonly maxRetryInMs: number;
+
+  /**
+   * @param redis command connection
+   * @param keyOf the Redis key of one target's holders (a sorted set); the caller places it (hash tag
+   *   included, for Redis Cluster)
+   */
+  constructor(
+    private readonly redis: Redis,
+    private readonly keyOf: (target: string) => string,
+    options: InflightGateOptions = {},
+  ) {
+    this.maxRetryInMs = positiveInt("maxRetryInMs", options.maxRetryInMs ?? 250);
+  }
+
+  /**
+   * Take a slot of `target` for `holderId` (unique per attempt, e.g. job id and attempt number) if fewer
+   * than `max` are held; the slot is freed by {@link release}, or by itself `leaseMs` after this call.
+   * Acquiring again while holding a live slot keeps that one slot and renews its lease.
+   */
+  async acquire(target: string, holderId: string, max: number, leaseMs: number): Promise<InflightAcquire> {
+    const reply = await acquireSlot.run(
+      this.redis,
+      [this.keyOf(target)],
+      [holderId, positiveInt("max", max), positiveInt("leaseMs", leaseMs), this.maxRetryInMs],
+    );
+    if (!Array.isArray(reply)) throw new Error("acquire-inflight-slot: unexpected reply");
+    if (reply[0] === 1) return ACQUIRED;
+    const retryInMs = reply[1];
+    if (typeof retryInMs !== "number") throw new Error("acquire-inflight-slot: unexpected reply");
+    return { ok: false, retryInMs };
+  }
+
+  /** Give the slot back. Resolves false if `holderId` held none (already released, or expired and dropped). */
+  async release(target: string, holderId: string): Promise<boolean> {
+    return (await this.redis.zrem(this.keyOf(target), holderId)) === 1;
+  }
+
+  /**
+   * Set the holder's lease to `leaseMs` from now, for an attempt outlasting its lease. Resolves false if
+   * the holder no longer has a live slot: it has lost it, and another attempt may be running in its place.
+   */
+  async renew(target: string, holderId: string, leaseMs: number): Promise<boolean> {
+    const reply = await renewSlot.run(
+      this.redis,
+      [this.keyOf(target)],
+      [holderId, positiveInt("leaseMs", leaseMs)],
+    );
+    return reply === 1;
+  }
+}

@@ -1,0 +1,220 @@
+// A circuit breaker per target whose state lives in Redis, so a breaker opened by one worker process holds
+// for every process, and exactly one probe goes out cluster-wide when the open period ends. The rules are
+// SinkBreaker's (src/delivery/sink-breaker.ts): open after N consecutive countable failures, open period
+// doubling per consecutive open up to a cap, one probe decides.
+//
+// Cost: every change is published on a pub/sub channel and each process keeps what it hears in a small
+// cache (BreakerCache), so a closed breaker answers gate() with no Redis round trip, and so does an open
+// one until its period ends. A process hears of an open within one pub/sub message; messages lost while
+// the subscriber reconnects are covered by trusting a cached entry for at most `refreshMs` (~1 s).
+//
+// Time: the scripts decide on Redis's clock (every process must agree when a period ends and when a
+// probe's lease runs out, or two probes could be out at once). Scripts return times left; this module
+// turns them into absolute times on the process clock (`clock`, Date.now by default), the clock BullMQ's
+// moveToDelayed reads.
+import { once } from "node:events";
+import type { Redis } from "ioredis";
+import type { BreakerConfig } from "../config/schema.ts";
+import { type DeliveryResult, countsForBreaker } from "../domain/error-class.ts";
+import { LuaScript } from "../store/lua-script.ts";
+import { BreakerCache, parkJitterMs, parseSnapshot, snapshotState, stateAt } from "./breaker-cache.ts";
+import type { BreakerGate, BreakerStateName } from "./sink-breaker.ts";
+
+const gateScript = new LuaScript("gate-breaker-1.lua", 1);
+const recordScript = new LuaScript("record-breaker-result-1.lua", 1);
+const readScript = new LuaScript("read-breaker-1.lua", 1);
+
+export type { BreakerGate, BreakerStateName };
+
+/** An attempt's result as the breaker counts it; `ignored` is for permanent failures (the hook's fault). */
+export type BreakerResult = "success" | "failure" | "ignored";
+
+/** What {@link SharedBreaker.record} did. */
+export interface BreakerRecord {
+  readonly state: BreakerStateName;
+  /** The breaker opened or closed because of this result (emit metrics and logs on it). */
+  readonly changed: boolean;
+  /** End of the open period (process clock) when open or half-open, else null. */
+  readonly openUntil: number | null;
+}
+
+/** A breaker's state as Redis has it, times on the process clock. */
+export interface BreakerView {
+  readonly state: BreakerStateName;
+  readonly openUntil: number | null;
+  /** Deadline of the probe out, if one is. */
+  readonly probeUntil: number | null;
+}
+
+/** Options of a {@link SharedBreaker}. */
+export interface SharedBreakerOptions {
+  /** Command connection. */
+  readonly redis: Redis;
+  /** A connection for SUBSCRIBE only (it enters subscriber mode); not closed by {@link SharedBreaker.close}. */
+  readonly subscriber: Redis;
+  /** The Redis key of one target's breaker (a hash); the caller places it (hash tag included). */
+  readonly keyOf: (target: string) => string;
+  /** Pub/sub channel for changes, one per deployment (in Redis Cluster, PUBLISH reaches every node). */
+  readonly channel: string;
+  /** failures, open_ms, max_open_ms: one config for all targets, or per target (e.g. sink overrides). */
+  readonly config: BreakerConfig | ((target: string) => BreakerConfig);
+  /** How long a probe may run before another caller gets the probe (more than an attempt's timeout). */
+  readonly probeLeaseMs: number;
+  /** Longest a cached state is trusted without hearing from Redis (default 1000 ms). */
+  readonly refreshMs?: number;
+  readonly clock?: () => number;
+  readonly random?: () => number;
+}
+
+/** Map a delivery result onto what the breaker counts: permanent failures are `ignored`. */
+export function breakerResultOf(result: DeliveryResult): BreakerResult {
+  if (result.ok) return "success";
+  return countsForBreaker(result.failure) ? "failure" : "ignored";
+}
+
+const PASS: BreakerGate = { pass: true, probe: false };
+
+function replyArray(reply: unknown, script: string): unknown[] {
+  if (!Array.isArray(reply)) throw new Error(`${script}: unexpected reply`);
+  return reply as unknown[];
+}
+
+/** Circuit breakers for many targets, shared by every process using the same keys and channel. */
+export class SharedBreaker {
+  private readonly cache: BreakerCache;
+  private readonly clock: () => number;
+  private readonly random: () => number;
+  private readonly configOf: (target: string) => BreakerConfig;
+
+  constructor(private readonly options: SharedBreakerOptions) {
+    const { config } = options;
+    this.configOf = typeof config === "function" ? config : () => config;
+    this.cache = new BreakerCache(options.refreshMs ?? 1000);
+    this.clock = options.clock ?? Date.now;
+    this.random = options.random ?? Math.random;
+    if (!(options.probeLeaseMs >= 1)) throw new RangeError(`probeLeaseMs must be >= 1`);
+  }
+
+  /** Subscribe to changes. Until this resolves the breaker works, asking Redis more often. */
+  async start(): Promise<void> {
+    const { subscriber } = this.options;
+    // A SUBSCRIBE sent during ioredis's connection handshake can collide with its ready check (INFO),
+    // which fails the connection and drops messages while it reconnects (ioredis#2037): wait for ready.
+    if (subscriber.status === "end") throw new Error("shared breaker: the subscriber connection has ended");
+    if (subscriber.status === "wait") await subscriber.connect();
+    else if (subscriber.status !== "ready") await once(subscriber, "ready");
+    subscriber.on("message", this.onMessage);
+    await subscriber.subscribe(this.options.channel);
+  }
+
+  /** Unsubscribe (the subscriber connection stays open: the caller owns it). */
+  async close(): Promise<void> {
+    this.options.subscriber.off("message", this.onMessage);
+    await this.options.subscriber.unsubscribe(this.options.channel);
+    this.cache.clear();
+  }
+
+  /**
+   * May an attempt on `target` run now? `probe: true` means this attempt is the one probe; record its
+   * result with `probe` set. Parked: `parkUntil` is the end of the open period, or the probe's deadline
+   * while a probe is out, plus a jitter of 0..min(1000, 10% of the period) ms (process clock).
+   */
+  async gate(target: string): Promise<BreakerGate> {
+    const cached = this.cache.gate(target, this.clock());
+    if (cached.kind === "pass") return PASS;
+    if (cached.kind === "park") return this.park(cached.until, cached.periodMs);
+
+    const { redis, keyOf, probeLeaseMs, channel } = this.options;
+    const reply = replyArray(
+      await gateScript.run(redis, [keyOf(target)], [target, Math.ceil(probeLeaseMs), channel]),
+      "gate-breaker",
+    );
+    const at = this.clock();
+    const snap = parseSnapshot(reply.slice(2));
+    this.cache.apply(target, snap, at);
+    if (reply[0] === 1) return reply[1] === 1 ? { pass: true, probe: true } : PASS;
+    return this.park(at + (snap.openLeftMs > 0 ? snap.openLeftMs : snap.probeLeftMs), snap.periodMs);
+  }
+
+  /**
+   * Count an attempt's result (`probe`: the attempt was the probe gate() handed out). Resolves the state
+   * after it and whether it opened or closed the breaker. Costs no round trip when the cache (fresh) shows
+   * there is nothing to write: a non-probe `ignored`, or a non-probe success on a closed breaker with no
+   * failures counted (or on an open one, where only the probe decides).
+   */
+  async record(target: string, result: BreakerResult, probe: boolean): Promise<BreakerRecord> {
+    const now = this.clock();
+    const cached = probe ? undefined : this.cache.fresh(target, now);
+    if (cached && (result === "ignored" || (result === "success" && (cached.open || !cached.failing)))) {
+      return {
+        state: stateAt(cached, now),
+        changed: false,
+        openUntil: cached.open ? cached.openUntil : null,
+      };
+    }
+
+    const { redis, keyOf, channel } = this.options;
+    const config = this.configOf(target);
+    const reply = replyArray(
+      await recordScript.run(
+        redis,
+        [keyOf(target)],
+        [
+          target,
+          result,
+          probe ? 1 : 0,
+          config.failures,
+          config.open_ms,
+          Math.max(config.open_ms, config.max_open_ms),
+          channel,
+        ],
+      ),
+      "record-breaker-result",
+    );
+    const at = this.clock();
+    const snap = parseSnapshot(reply.slice(1));
+    this.cache.apply(target, snap, at);
+    return {
+      state: snapshotState(snap),
+      changed: reply[0] === 1,
+      openUntil: snap.open ? at + snap.openLeftMs : null,
+    };
+  }
+
+  /** The breaker's state as Redis has it now (one round trip; also refreshes this process's cache). */
+  async state(target: string): Promise<BreakerView> {
+    const reply = replyArray(
+      await readScript.run(this.options.redis, [this.options.keyOf(target)], []),
+      "read-breaker",
+    );
+    const at = this.clock();
+    const snap = parseSnapshot(reply);
+    this.cache.apply(target, snap, at);
+    return {
+      state: snapshotState(snap),
+      openUntil: snap.open ? at + snap.openLeftMs : null,
+      probeUntil: snap.probeLeftMs > 0 ? at + snap.probeLeftMs : null,
+    };
+  }
+
+  private park(until: number, periodMs: number): BreakerGate {
+    return { pass: false, parkUntil: until + parkJitterMs(periodMs, this.random) };
+  }
+
+  /** A change published by any process (this one included): `[target, ...snapshot]`. */
+  private readonly onMessage = (channel: string, message: string): void => {
+    if (channel !== this.options.channel) return;
+    let values: unknown;
+    try {
+      values = JSON.parse(message);
+    } catch {
+      return; // not ours; the cache's refresh covers anything missed
+    }
+    if (!Array.isArray(values) || typeof values[0] !== "string") return;
+    try {
+      this.cache.apply(values[0], parseSnapshot(values.slice(1) as unknown[]), this.clock());
+    } catch {
+      return;
+    }
+  };
+}
