@@ -203,6 +203,24 @@ export const configSchema = z
         lock_ms: positiveInt.default(10_000),
       })
       .prefault({}),
+    outbound: z
+      .object({
+        /** Let endpoints point at private, loopback or link-local addresses (the SSRF guard off). */
+        allow_private: z.boolean().default(false),
+        /** One request to an endpoint: connect, headers and each pause of the body. */
+        timeout_ms: positiveInt.default(15_000),
+        /** Overrides of dispatch.retry for outbound deliveries. */
+        retry: retry.partial().optional(),
+        /** An endpoint failing without a success for this long is disabled (5 days). */
+        disable_after_ms: positiveInt.default(432_000_000),
+        /** Attempts at one endpoint at once, across every worker process. */
+        max_in_flight_per_endpoint: positiveInt.max(10_000).default(8),
+        /** Outbound attempts per worker process, over all endpoints. */
+        concurrency: positiveInt.max(10_000).default(64),
+        /** The per-endpoint breaker (shared by every process); dispatch.breaker by default. */
+        breaker: breaker.partial().optional(),
+      })
+      .prefault({}),
     sinks: z.record(name, sinkSchema),
     sources: z.record(name, source),
   })

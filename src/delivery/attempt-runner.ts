@@ -13,7 +13,13 @@ import type { Logger } from "../observability/logger.ts";
 import { type DeliveryJobData, deliveryOf } from "../queue/delivery-job.ts";
 import type { ClaimResult, DeliveryStore, Finish } from "../store/delivery-store.ts";
 import { deadLetterError, parkJob, withJitter } from "./bullmq-control.ts";
-import type { AttemptMetrics, ClaimedDelivery, DeliveryTarget, PreparedAttempt } from "./delivery-target.ts";
+import type {
+  Admission,
+  AttemptMetrics,
+  ClaimedDelivery,
+  DeliveryTarget,
+  PreparedAttempt,
+} from "./delivery-target.ts";
 
 export type DeliveryJob = Job<DeliveryJobData, void, string>;
 
@@ -33,6 +39,7 @@ type LedgerRow = Parameters<DeliveryStore["finish"]>[0];
 
 /** The claim an attempt holds, so an unexpected error can hand it back. */
 interface Held {
+  admission?: Admission | undefined;
   row?: LedgerRow | undefined;
   writer?: { fence: number };
 }
@@ -64,6 +71,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       // A bug or an infrastructure error mid-attempt: never let BullMQ fail the job for it (its
       // attempt count is not ours). Hand the row back unattempted and come back shortly.
       logger.error({ job_id: job.id, err: (err as Error).message }, "attempt failed unexpectedly");
+      if (held.admission) await target.unadmit(job, held.admission).catch(() => undefined);
       if (held.row && held.writer)
         await ledger.finish(held.row, held.writer, { outcome: "release" }).catch(() => undefined);
       return parkJob(job, token, now() + STORE_PARK_MS, "unexpected error, retrying");
@@ -79,6 +87,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       metrics.attempt(undefined, "parked");
       return parkJob(job, token, withJitter(admission.until, now(), random), admission.why);
     }
+    held.admission = admission;
 
     // Phase 2: claim the row, reading its parent with it.
     let claim: ClaimResult;
@@ -90,6 +99,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       return parkJob(job, token, now() + STORE_PARK_MS, "delivery store unavailable");
     }
     if (claim.kind !== "ok") {
+      held.admission = undefined;
       await target.unadmit(job, admission);
       switch (claim.kind) {
         case "leased":
@@ -119,6 +129,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     };
     const prepared = await target.prepare(job, claimed);
     if (typeof prepared === "string") {
+      held.admission = undefined;
       await target.unadmit(job, admission);
       const row = await ledger.get(id);
       if (row)
@@ -140,6 +151,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     // The budget is the current config's, read against the row: workers that died mid-attempt spent
     // attempts too, and a lowered max_attempts applies to deliveries already in flight.
     if (claim.attempt > prepared.policy.max_attempts) {
+      held.admission = undefined;
       await target.unadmit(job, admission);
       const reason = `out of attempts before attempt ${claim.attempt} (interrupted attempts or a lowered max_attempts)`;
       return deadLetter(prepared, row, writer, { kind: "transient", reason }, log, "attempts", false);
@@ -157,6 +169,8 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     } finally {
       clearInterval(renewal);
     }
+    // From here the target accounts for the admission itself (settled, or unadmit when handed back).
+    held.admission = undefined;
     const finishedAt = now();
     const attemptLog = { ...log, duration_ms: finishedAt - startedAt };
 
@@ -174,6 +188,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       // Not the destination's answer (this process is stopping, or the breaker opened first): hand
       // the delivery back as it was, unattempted.
       held.row = undefined;
+      await target.unadmit(job, admission);
       await record(row, writer, { outcome: "release" }, finishedAt);
       logger.info({ ...attemptLog, result: "cancelled", reason: failure.reason }, "attempt handed back");
       return parkJob(job, token, finishedAt, failure.reason);

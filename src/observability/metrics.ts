@@ -97,6 +97,57 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  // Outbound twins of the dispatch metrics, labelled by tenant ("-" for none): endpoint ids are
+  // unbounded, tenants are not.
+  readonly outboundEvents = new Counter({
+    name: "switchyard_outbound_events_total",
+    help: "Events published, by tenant and outcome (accepted, conflict, invalid).",
+    labelNames: ["tenant", "outcome"] as const,
+    registers: [this.registry],
+  });
+
+  readonly outboundDeliveriesCreated = new Counter({
+    name: "switchyard_outbound_deliveries_total",
+    help: "Delivery rows of published events by tenant and status (created, duplicate, enqueue_failed, endpoint_error).",
+    labelNames: ["tenant", "status"] as const,
+    registers: [this.registry],
+  });
+
+  readonly outboundAttempts = new Counter({
+    name: "switchyard_outbound_attempts_total",
+    help: "Outbound delivery attempts by tenant and result (ok, permanent, throttled, transient, parked).",
+    labelNames: ["tenant", "result"] as const,
+    registers: [this.registry],
+  });
+
+  readonly outboundDeadLettered = new Counter({
+    name: "switchyard_outbound_dead_lettered_total",
+    help: "Outbound deliveries moved to the DLQ by tenant and error class.",
+    labelNames: ["tenant", "error_class"] as const,
+    registers: [this.registry],
+  });
+
+  readonly outboundLatency = new Histogram({
+    name: "switchyard_outbound_delivery_latency_seconds",
+    help: "Time from publish to successful delivery, per tenant.",
+    labelNames: ["tenant"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600],
+    registers: [this.registry],
+  });
+
+  readonly outboundFencedWrites = new Counter({
+    name: "switchyard_outbound_fenced_writes_total",
+    help: "Outbound outcome writes refused because the writer had lost its lease.",
+    registers: [this.registry],
+  });
+
+  readonly outboundEndpointsDisabled = new Counter({
+    name: "switchyard_outbound_endpoints_disabled_total",
+    help: "Endpoints disabled by delivery (a 410, or failing continuously), by tenant.",
+    labelNames: ["tenant"] as const,
+    registers: [this.registry],
+  });
+
   constructor(opts: { defaultMetrics?: boolean } = {}) {
     if (opts.defaultMetrics)
       collectDefaultMetrics({ register: this.registry, prefix: "switchyard_process_" });

@@ -10,6 +10,8 @@ import type { DeliveryId } from "../domain/ids.ts";
  */
 export interface DeliveryJobData {
   readonly p: string;
+  /** Outbound only: the endpoint, so its limits are checked before anything is read. */
+  readonly e?: string;
 }
 
 /** The delivery a job runs. */

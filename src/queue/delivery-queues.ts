@@ -79,7 +79,8 @@ export class DeliveryQueues {
   private async add(row: JobRef): Promise<void> {
     const queue = this.forTarget(row.target);
     if (!queue) throw new Error(`no queue for ${queueNameOf(row.target)}`);
-    await queue.add(DELIVERY_JOB_NAME, { p: row.parentId }, this.jobOptions(row.id));
+    const data = row.target.kind === "endpoint" ? { p: row.parentId, e: row.target.id } : { p: row.parentId };
+    await queue.add(DELIVERY_JOB_NAME, data, this.jobOptions(row.id));
   }
 
   /**

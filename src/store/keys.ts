@@ -82,6 +82,20 @@ export class Keys {
     return `${this.queuePrefix("replays")}:replay:${id}`;
   }
 
+  /**
+   * One outbound endpoint's shared delivery limits (`rate`: GCRA slot time; `inflight`: holders of its
+   * concurrency slots; `breaker`: its circuit breaker): every worker process reads the same ones. Each
+   * endpoint has its own hash tag, so busy endpoints spread over a cluster.
+   */
+  endpointGate(id: string, kind: "rate" | "inflight" | "breaker"): string {
+    return `{${this.prefix}:ep:${id}}:${kind}`;
+  }
+
+  /** Pub/sub channel on which shared breakers announce state changes. */
+  get breakerChannel(): string {
+    return `${this.prefix}:breaker-changes`;
+  }
+
   /** String: the recovery tick lock, so two ticks never run at once cluster-wide. */
   get recoveryLock(): string {
     return `${this.queuePrefix("maintenance")}:recovery-lock`;
