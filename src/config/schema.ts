@@ -157,6 +157,14 @@ export const configSchema = z
         max_body_bytes: positiveInt.default(1_048_576),
         /** Base URL consumers use to reach this gateway (claim-check links). */
         public_url: z.url().optional(),
+        /** The whole request (headers and body) must arrive within this; a stalled client is cut. */
+        request_timeout_ms: positiveInt.default(15_000),
+        headers_timeout_ms: positiveInt.default(10_000),
+        max_connections: positiveInt.default(10_000),
+      })
+      .refine((h) => h.headers_timeout_ms <= h.request_timeout_ms, {
+        path: ["headers_timeout_ms"],
+        message: "must not exceed request_timeout_ms",
       })
       .prefault({}),
     durability: z

@@ -8,7 +8,8 @@ import type { Core } from "./core.ts";
 const SINK_CLOSE_MS = 3000;
 
 export function startDispatchRole(core: Core, graceMs: number | undefined): void {
-  const { config, logger, life } = core;
+  const { config, logger } = core;
+  const life = core.life.role("dispatch");
   const connection = createWorkerRedis(config.redis.url);
   connection.on("error", (err: Error) => logger.debug({ err: err.message }, "redis worker connection error"));
   life.onStop("worker redis", async () => connection.disconnect());
