@@ -42,7 +42,7 @@ export async function startApiRole(core: Core, opts: { listen: boolean }): Promi
     [
       healthRoutes({ redis, isDraining: () => draining }),
       metricsRoutes(metrics),
-      webhookRoutes({ ingest, metrics, maxBodyBytes: config.http.max_body_bytes }),
+      webhookRoutes({ ingest, metrics, sources: config.sources, maxBodyBytes: config.http.max_body_bytes }),
       hookRoutes({ hooks, auth }),
       dlqRoutes({ dlq, queues, auth }),
       replayRoutes({ replays, dlq, hooks, auth }),
