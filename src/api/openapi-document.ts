@@ -74,7 +74,10 @@ export const openApiDocument = {
   paths: {
     "/webhooks/{source}": ingest("Receive a webhook for a source", [pathParam("source", "Source name.")]),
     "/webhooks/{tenant}/{source}": ingest("Receive a webhook for a source, tenant from the path", [
-      pathParam("tenant", "Tenant; wins over the source's configured tenant."),
+      pathParam(
+        "tenant",
+        "Tenant: one the source lists in `tenants`, or its fixed `tenant`; any other is 404.",
+      ),
       pathParam("source", "Source name."),
     ]),
     "/healthz": {

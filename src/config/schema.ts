@@ -120,7 +120,10 @@ const dedup = z.union([
 export type DedupConfig = z.infer<typeof dedup>;
 
 const source = z.object({
+  /** The tenant of hooks posted to /webhooks/:source (and accepted in the path form). */
   tenant: name.optional(),
+  /** Tenants accepted in /webhooks/:tenant/:source; any other path tenant is an unknown source. */
+  tenants: z.array(name).optional(),
   verify,
   on_verify_failure: z.enum(["reject", "quarantine"]).default("reject"),
   dedup: dedup.default("body"),
@@ -190,6 +193,15 @@ export const configSchema = z
   })
   .superRefine((cfg, ctx) => {
     for (const [sourceName, src] of Object.entries(cfg.sources)) {
+      src.tenants?.forEach((tenant, i) => {
+        if (src.tenants?.indexOf(tenant) !== i) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["sources", sourceName, "tenants", i],
+            message: `duplicate tenant "${tenant}"`,
+          });
+        }
+      });
       src.sinks.forEach((sinkName, i) => {
         if (!(sinkName in cfg.sinks)) {
           ctx.addIssue({

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { NAME, type SourceConfig } from "../../config/schema.ts";
 import { IngestError } from "../../ingest/ingest-error.ts";
 import type { IngestService } from "../../ingest/ingest-service.ts";
+import { acceptsPathTenant } from "../../ingest/path-tenant.ts";
 import { keptHeaders } from "../../ingest/headers.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { ApiError, INGEST_STATUS } from "../api-error.ts";
@@ -36,7 +37,11 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono {
       if (!NAME.test(source) || (tenant !== undefined && !NAME.test(tenant))) {
         throw new IngestError("unknown_source", "source and tenant must match [A-Za-z0-9_-]{1,64}");
       }
-      if (!known) throw new IngestError("unknown_source", `no source named "${source}"`);
+      const config = known ? deps.sources[source] : undefined;
+      if (!config) throw new IngestError("unknown_source", `no source named "${source}"`);
+      if (tenant !== undefined && !acceptsPathTenant(config, tenant)) {
+        throw new IngestError("unknown_source", `no source named "${source}" for tenant "${tenant}"`);
+      }
       const body = await readBodyCapped(req, deps.maxBodyBytes);
       const result = await deps.ingest.ingest({ source, tenant, headers: keptHeaders(req.headers), body });
       outcome = result.status;
