@@ -164,6 +164,8 @@ export const configSchema = z
         request_timeout_ms: positiveInt.default(15_000),
         headers_timeout_ms: positiveInt.default(10_000),
         max_connections: positiveInt.default(10_000),
+        /** Signs claim URLs; unset, one is generated and shared through Redis. */
+        claim_signing_key: z.string().min(32, "must be at least 32 characters").optional(),
       })
       .refine((h) => h.headers_timeout_ms <= h.request_timeout_ms, {
         path: ["headers_timeout_ms"],
@@ -184,6 +186,8 @@ export const configSchema = z
         retry: retry.prefault({}),
         breaker: breaker.prefault({}),
         claim_check_bytes: positiveInt.default(65_536),
+        /** How long a signed claim URL is valid (default and maximum: retention_s). */
+        claim_url_ttl_s: positiveInt.optional(),
         /** BullMQ lock: a dead worker's jobs are picked up again within about 1.5× this. */
         lock_ms: positiveInt.default(10_000),
       })

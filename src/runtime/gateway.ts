@@ -10,6 +10,7 @@ import { ReplayStore } from "../recovery/replay-store.ts";
 import { DlqStore } from "../store/dlq-store.ts";
 import { HookStore } from "../store/hook-store.ts";
 import { Keys } from "../store/keys.ts";
+import { loadClaimSigner } from "./claim-key.ts";
 import { DEFAULT_DEADLINE_MS, Lifecycle } from "./lifecycle.ts";
 import { connectRedis, createCommandRedis } from "./redis.ts";
 import { type ApiRole, startApiRole } from "./roles/api-role.ts";
@@ -71,6 +72,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       replays,
       hooks: new HookStore(redis, keys),
       dlq: new DlqStore(redis, keys, config.retention_s),
+      claimSigner: await loadClaimSigner(redis, keys, config),
       // A worker-only process cannot know the API's port: set http.public_url in production.
       publicUrl: () => config.http.public_url ?? `http://127.0.0.1:${api?.port ?? config.http.port}`,
     };

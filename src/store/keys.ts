@@ -49,4 +49,11 @@ export class Keys {
   replay(id: string): string {
     return `${this.base}:replay:${id}`;
   }
+
+  // --- Claim URLs ---
+
+  /** String: the deployment's generated claim-URL signing key (when `http.claim_signing_key` is unset). */
+  get claimSigningKey(): string {
+    return `${this.base}:claim:signing-key`;
+  }
 }

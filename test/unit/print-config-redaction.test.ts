@@ -21,6 +21,7 @@ function plantedConfig(): string {
 redis: { url: "redis://${m()}:${m()}@redis.internal:6379/0?password=${m()}", prefix: sy }
 http:
   port: 3000
+  claim_signing_key: "${m()}${m()}"
   public_url: "https://${m()}:${m()}@hooks.example.com/base?token=${m()}#${m()}"
 admin:
   tokens: ["${m()}", { token: "${m()}", tenant: acme }]

@@ -46,7 +46,7 @@ export async function startApiRole(core: Core, opts: { listen: boolean }): Promi
       hookRoutes({ hooks, auth }),
       dlqRoutes({ dlq, queues, auth }),
       replayRoutes({ replays, dlq, hooks, auth }),
-      claimRoutes({ hooks, auth }),
+      claimRoutes({ hooks, auth, signer: core.claimSigner }),
       bullBoardRoutes({ tokens, queues: [...queues.all().values(), replays.queue, maintenance] }),
       asyncApiRoutes(await asyncApiForConfig(config, logger)),
       openApiRoutes(),

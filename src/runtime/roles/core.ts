@@ -1,6 +1,7 @@
 // What every role of a process shares: the config, one command connection to Redis, the stores and
 // the producer side of the queues.
 import type { Config } from "../../config/schema.ts";
+import type { ClaimSigner } from "../../domain/claim-signature.ts";
 import type { Logger } from "../../observability/logger.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { SinkQueues } from "../../queue/sink-queues.ts";
@@ -23,6 +24,8 @@ export interface Core {
   readonly dlq: DlqStore;
   readonly queues: SinkQueues;
   readonly replays: ReplayStore;
+  /** Signs claim URLs (dispatch) and checks them (API), with the deployment's one key. */
+  readonly claimSigner: ClaimSigner;
   /** Base URL consumers reach this gateway at (claim-check links); known once the API listens. */
   publicUrl(): string;
 }
