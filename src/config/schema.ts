@@ -29,6 +29,12 @@ const batch = z.object({
   max_delay_ms: nonNegativeInt.default(5),
 });
 
+/** Kafka batches are capped by bytes too: a broker refuses a request over message.max.bytes whole. */
+const kafkaBatch = batch.extend({
+  /** Estimated from the serialized messages; below the broker's default 1 MB limit. */
+  max_bytes: positiveInt.default(900_000),
+});
+
 /** Options every sink type accepts. */
 const sinkCommon = {
   concurrency: positiveInt.max(10_000).optional(),
@@ -70,7 +76,7 @@ const kafkaSink = z.object({
       password: z.string(),
     })
     .optional(),
-  batch: batch.optional(),
+  batch: kafkaBatch.optional(),
   ...sinkCommon,
 });
 
