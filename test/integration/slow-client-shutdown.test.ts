@@ -106,3 +106,21 @@ describe("slowloris_holds_shutdown", () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 });
+
+describe("http.max_connections", () => {
+  it("drops connections over the cap", async () => {
+    gw = await startTestGateway(openSource({ max_connections: 1 }), { roles: ["api"] });
+    const open = (): Promise<{ socket: Socket; closed: Promise<void> }> =>
+      new Promise((resolve) => {
+        const socket = connect(gw!.gateway.port!, "127.0.0.1", () => resolve({ socket, closed }));
+        sockets.push(socket);
+        socket.on("error", () => undefined);
+        socket.resume();
+        const closed = new Promise<void>((r) => socket.once("close", () => r()));
+      });
+    const first = await open();
+    const second = await open();
+    await second.closed; // dropped by the server at once
+    expect(first.socket.destroyed).toBe(false);
+  });
+});
