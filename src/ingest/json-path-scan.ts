@@ -13,11 +13,12 @@ export const MAX_BYTES = 1_048_576;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const ESCAPABLE = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74]); // " \ / b f n r t
-const LITERALS: readonly (readonly [number, Buffer])[] = [
-  [0x74, Buffer.from("true")],
-  [0x66, Buffer.from("false")],
-  [0x6e, Buffer.from("null")],
-];
+const TRUE = [0x74, 0x72, 0x75, 0x65];
+const FALSE = [0x66, 0x61, 0x6c, 0x73, 0x65];
+const NULL = [0x6e, 0x75, 0x6c, 0x6c];
+/** What string() saw besides plain ASCII: a key without either compares byte for byte. */
+const ESCAPED = 1;
+const NON_ASCII = 2;
 
 /** Not JSON, or nested too deep: the scan finds nothing. */
 class Refused extends Error {}
@@ -46,10 +47,14 @@ export function jsonPathValue(body: Buffer, path: string): string | undefined {
 class Scanner {
   private pos = 0;
 
+  private readonly segments: readonly Buffer[];
+
   constructor(
     private readonly buf: Buffer,
     private readonly path: readonly string[],
-  ) {}
+  ) {
+    this.segments = path.map((s) => Buffer.from(s, "utf8"));
+  }
 
   document(): string | undefined {
     this.whitespace();
@@ -72,10 +77,8 @@ class Scanner {
       this.string();
       return seg === this.path.length ? this.decode(start, this.pos) : undefined;
     }
-    for (const [first, word] of LITERALS) {
-      if (c !== first) continue;
-      if (!this.buf.subarray(this.pos, this.pos + word.length).equals(word)) throw REFUSED;
-      this.pos += word.length;
+    if (c === 0x74 || c === 0x66 || c === 0x6e) {
+      this.literal(c === 0x74 ? TRUE : c === 0x66 ? FALSE : NULL);
       return undefined;
     }
     const start = this.pos;
@@ -98,8 +101,8 @@ class Scanner {
     for (;;) {
       if (this.buf[this.pos] !== QUOTE) throw REFUSED;
       const keyStart = this.pos;
-      this.string();
-      const matches = onPath && this.decode(keyStart, this.pos) === this.path[seg];
+      const seen = this.string();
+      const matches = onPath && this.keyIs(keyStart, this.pos, seen, seg);
       this.whitespace();
       if (this.buf[this.pos++] !== 0x3a) throw REFUSED; // :
       this.whitespace();
@@ -136,15 +139,32 @@ class Scanner {
     }
   }
 
-  /** Skip one string literal, checking its escapes and that it holds no raw control character. */
-  private string(): void {
+  /** Is the key literal at [start, end) path segment `seg`? Plain ASCII keys compare without decoding. */
+  private keyIs(start: number, end: number, seen: number, seg: number): boolean {
+    if (seen !== 0) return this.decode(start, end) === this.path[seg];
+    const want = this.segments[seg];
+    return (
+      want !== undefined &&
+      end - start - 2 === want.length &&
+      this.buf.compare(want, 0, want.length, start + 1, end - 1) === 0
+    );
+  }
+
+  /**
+   * Skip one string literal, checking its escapes and that it holds no raw control character.
+   * Returns ESCAPED and NON_ASCII bits for what it held.
+   */
+  private string(): number {
     const { buf } = this;
     let pos = this.pos + 1;
+    let seen = 0;
     for (;;) {
       const c = buf[pos++];
       if (c === undefined || c < 0x20) throw REFUSED;
       if (c === QUOTE) break;
+      if (c >= 0x80) seen |= NON_ASCII;
       if (c !== BACKSLASH) continue;
+      seen |= ESCAPED;
       const e = buf[pos++];
       if (e === 0x75) {
         // \uXXXX
@@ -154,6 +174,7 @@ class Scanner {
       }
     }
     this.pos = pos;
+    return seen;
   }
 
   /** The text of the (already checked) string literal at [start, end). */
@@ -162,6 +183,12 @@ class Scanner {
     return inner.includes(BACKSLASH)
       ? (JSON.parse(this.buf.toString("utf8", start, end)) as string)
       : inner.toString("utf8");
+  }
+
+  /** Skip `word` (true, false or null), which must be next. */
+  private literal(word: readonly number[]): void {
+    for (let i = 0; i < word.length; i++) if (this.buf[this.pos + i] !== word[i]) throw REFUSED;
+    this.pos += word.length;
   }
 
   /** Skip one number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */

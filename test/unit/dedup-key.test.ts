@@ -139,11 +139,17 @@ describe("computeDedupKey with the body's hash already known", () => {
 
 describe("dedup_json_hostile_body", () => {
   const MB = 1_000_000;
+  // The best of three after a warm-up: this machine is shared, and one run can lose the CPU or hit a GC.
+  // JSON.parse of the nested body never gets under ~200 ms, however often it is run.
   const timed = (body: Buffer, cfg: DedupConfig = { json: "data.id" }) => {
-    computeDedupKey(cfg, {}, body); // warm up
-    const started = performance.now();
-    const key = computeDedupKey(cfg, {}, body);
-    return { key, ms: performance.now() - started };
+    let key = computeDedupKey(cfg, {}, body);
+    let ms = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      key = computeDedupKey(cfg, {}, body);
+      ms = Math.min(ms, performance.now() - started);
+    }
+    return { key, ms };
   };
 
   it("keys a 1 MB body of nested arrays in under 50 ms, by the body's hash", () => {
@@ -153,14 +159,16 @@ describe("dedup_json_hostile_body", () => {
     expect(ms).toBeLessThan(50);
   });
 
-  it("keys other 1 MB shapes in under 50 ms: deep objects, wide arrays, many keys, one long string", () => {
+  it("keys other 1 MB shapes in under 50 ms: deep objects, wide arrays, many keys, long strings, literals", () => {
     const deepObjects = Buffer.from('{"data":'.repeat(MB / 16) + "1" + "}".repeat(MB / 16));
     const wide = Buffer.from(`[${Array.from({ length: MB / 3 }, () => "[]").join(",")}]`);
     const manyKeys = Buffer.from(
       `{${Array.from({ length: MB / 16 }, (_, i) => `"k${i}":${i}`).join(",")},"data":{"id":"last"}}`,
     );
     const longString = Buffer.from(`{"data":{"id":"x"},"pad":"${"y".repeat(MB)}"}`);
-    for (const body of [deepObjects, wide, manyKeys, longString]) {
+    const literals = Buffer.from(`[${Array.from({ length: MB / 6 }, () => "true").join(",")}]`);
+    const numbers = Buffer.from(`[${Array.from({ length: MB / 8 }, () => "-1.5e+3").join(",")}]`);
+    for (const body of [deepObjects, wide, manyKeys, longString, literals, numbers]) {
       expect(body.length).toBeGreaterThan(MB / 2);
       expect(timed(body).ms).toBeLessThan(50);
     }
