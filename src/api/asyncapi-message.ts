@@ -52,7 +52,7 @@ export const hookMessageSchema = {
       type: "string",
       format: "uri",
       description:
-        "URL of `GET /v1/claims/{id}` (admin token) returning the body bytes, sent instead of `body_base64` " +
+        "Signed, expiring URL of `GET /v1/claims/{id}?exp=…&sig=…` (no token needed until exp) returning the body bytes, sent instead of `body_base64` " +
         "for bodies above the sink's claim_check_bytes.",
     },
   },

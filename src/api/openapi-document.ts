@@ -74,7 +74,10 @@ export const openApiDocument = {
   paths: {
     "/webhooks/{source}": ingest("Receive a webhook for a source", [pathParam("source", "Source name.")]),
     "/webhooks/{tenant}/{source}": ingest("Receive a webhook for a source, tenant from the path", [
-      pathParam("tenant", "Tenant; wins over the source's configured tenant."),
+      pathParam(
+        "tenant",
+        "Tenant: one the source lists in `tenants`, or its fixed `tenant`; any other is 404.",
+      ),
       pathParam("source", "Source name."),
     ]),
     "/healthz": {
@@ -125,11 +128,15 @@ export const openApiDocument = {
       get: {
         tags: ["admin"],
         summary: "Claim check: the body bytes of a hook, exactly as received",
-        security: admin,
-        parameters: [pathParam("id", "Claim id (the hook id).")],
+        security: [...admin, {}],
+        parameters: [
+          pathParam("id", "Claim id (the hook id)."),
+          query("exp", "Signed URL: expiry, Unix seconds."),
+          query("sig", "Signed URL: base64url HMAC-SHA256 of `id.exp`; with a valid one no token is needed."),
+        ],
         responses: {
           "200": {
-            description: "The body, with the hook's content type.",
+            description: "The body, as application/octet-stream, an attachment.",
             headers: {
               "x-switchyard-sha256": { description: "Hex sha256 of the body.", schema: { type: "string" } },
             },

@@ -6,14 +6,28 @@ function tooLarge(maxBytes: number): ApiError {
   return new ApiError(413, "payload_too_large", `body exceeds ${maxBytes} bytes`, { connection: "close" });
 }
 
+/** The client went away, or was cut by the request timeout, before its body was complete. */
+function incomplete(): ApiError {
+  return new ApiError(400, "invalid_request", "the request body ended before it was complete", {
+    connection: "close",
+  });
+}
+
 export async function readBodyCapped(req: Request, maxBytes: number): Promise<Buffer> {
   const declared = req.headers.get("content-length");
-  if (declared !== null) {
-    if (Number(declared) > maxBytes) throw tooLarge(maxBytes);
-    // The HTTP parser stops at Content-Length, so the whole body fits: take the adapter's fast path,
-    // which reads the socket directly instead of through a web stream.
-    return Buffer.from(await req.arrayBuffer());
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+  try {
+    return await readBody(req, declared !== null, maxBytes);
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    throw incomplete();
   }
+}
+
+async function readBody(req: Request, declared: boolean, maxBytes: number): Promise<Buffer> {
+  // The HTTP parser stops at Content-Length, so the whole body fits: take the adapter's fast path,
+  // which reads the socket directly instead of through a web stream.
+  if (declared) return Buffer.from(await req.arrayBuffer());
   if (req.body === null) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -1,23 +1,52 @@
-// What `print-config` shows: the effective config with every secret replaced, so it can be pasted
-// into a ticket. Secrets are found by key name and by URL userinfo.
+// What `print-config` shows: the effective config with every credential replaced, so it can be pasted
+// into a ticket. Redaction errs towards hiding: values under credential-like keys, every sink header
+// value (providers name their auth headers anything: X-Auth-Token, PRIVATE-TOKEN), and the userinfo,
+// query string and fragment of anything shaped like a URL or a `user:pw@host` broker address.
 
-// Config keys and sink header names that hold credentials.
-const SECRET_KEY = /^(secrets?|token|password)$|authorization|api[-_]?key|cookie/i;
-const MASK = "[redacted]";
+/** Keys whose string values are credentials, wherever they appear. */
+const SECRET_KEY = /secret|token|passw|api[-_]?key|signing[-_]?key|credential|authorization|cookie/i;
+/** Keys whose every value is masked: HTTP headers can carry a credential under any name. */
+const ALL_VALUES_KEY = /^headers$/i;
+export const MASK = "[redacted]";
 
-function redactUrl(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^@/]+)@/i, (_m, scheme: string) => `${scheme}${MASK}@`);
+/**
+ * `scheme://` (optional; `_` allowed, as in Kafka's `sasl_ssl://`), then the authority up to the first
+ * `/`, `?` or `#`, then the rest.
+ */
+const ADDRESS = /^([a-z][a-z0-9+._-]*:\/\/)?([^/?#\s]*)(.*)$/is;
+
+/** Mask the userinfo of `value`, and its query and fragment when it has a scheme. */
+export function redactAddress(value: string): string {
+  const match = ADDRESS.exec(value);
+  if (!match) return value;
+  const scheme = match[1] ?? "";
+  let authority = match[2] ?? "";
+  let rest = match[3] ?? "";
+  const at = authority.lastIndexOf("@");
+  if (at >= 0) authority = `${MASK}@${authority.slice(at + 1)}`;
+  if (scheme !== "") {
+    rest = rest.replace(/\?[^#]*/, `?${MASK}`).replace(/#.*$/s, `#${MASK}`);
+  }
+  return `${scheme}${authority}${rest}`;
 }
 
-/** A deep copy of `value` with secrets masked. */
+function maskValue(value: unknown): unknown {
+  if (typeof value === "string") return value === "" ? value : MASK;
+  if (Array.isArray(value)) return value.map(maskValue);
+  // An object under a credential key (`tokens: [{ token, tenant }]`) keeps its other fields readable.
+  if (value !== null && typeof value === "object") return redact(value);
+  return value;
+}
+
+/** A deep copy of `value` with credentials masked. */
 export function redact(value: unknown, key?: string): unknown {
-  if (key !== undefined && SECRET_KEY.test(key)) {
-    return Array.isArray(value) ? value.map(() => MASK) : MASK;
-  }
-  if (typeof value === "string") return redactUrl(value);
-  if (Array.isArray(value))
-    return value.map((v) => (typeof v === "string" && key === "tokens" ? MASK : redact(v)));
+  if (key !== undefined && SECRET_KEY.test(key)) return maskValue(value);
+  if (typeof value === "string") return redactAddress(value);
+  if (Array.isArray(value)) return value.map((v) => redact(v));
   if (value !== null && typeof value === "object") {
+    if (key !== undefined && ALL_VALUES_KEY.test(key)) {
+      return Object.fromEntries(Object.keys(value).map((k) => [k, MASK]));
+    }
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, k)]));
   }
   return value;

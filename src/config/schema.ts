@@ -29,6 +29,12 @@ const batch = z.object({
   max_delay_ms: nonNegativeInt.default(5),
 });
 
+/** Kafka batches are capped by bytes too: a broker refuses a request over message.max.bytes whole. */
+const kafkaBatch = batch.extend({
+  /** Estimated from the serialized messages; below the broker's default 1 MB limit. */
+  max_bytes: positiveInt.default(900_000),
+});
+
 /** Options every sink type accepts. */
 const sinkCommon = {
   concurrency: positiveInt.max(10_000).optional(),
@@ -70,7 +76,7 @@ const kafkaSink = z.object({
       password: z.string(),
     })
     .optional(),
-  batch: batch.optional(),
+  batch: kafkaBatch.optional(),
   ...sinkCommon,
 });
 
@@ -120,7 +126,10 @@ const dedup = z.union([
 export type DedupConfig = z.infer<typeof dedup>;
 
 const source = z.object({
+  /** The tenant of hooks posted to /webhooks/:source (and accepted in the path form). */
   tenant: name.optional(),
+  /** Tenants accepted in /webhooks/:tenant/:source; any other path tenant is an unknown source. */
+  tenants: z.array(name).optional(),
   verify,
   on_verify_failure: z.enum(["reject", "quarantine"]).default("reject"),
   dedup: dedup.default("body"),
@@ -172,6 +181,16 @@ export const configSchema = z
         max_body_bytes: positiveInt.default(1_048_576),
         /** Base URL consumers use to reach this gateway (claim-check links). */
         public_url: z.url().optional(),
+        /** The whole request (headers and body) must arrive within this; a stalled client is cut. */
+        request_timeout_ms: positiveInt.default(15_000),
+        headers_timeout_ms: positiveInt.default(10_000),
+        max_connections: positiveInt.default(10_000),
+        /** Signs claim URLs; unset, one is generated and shared through Redis. */
+        claim_signing_key: z.string().min(32, "must be at least 32 characters").optional(),
+      })
+      .refine((h) => h.headers_timeout_ms <= h.request_timeout_ms, {
+        path: ["headers_timeout_ms"],
+        message: "must not exceed request_timeout_ms",
       })
       .prefault({}),
     durability: z
@@ -199,6 +218,8 @@ export const configSchema = z
         retry: retry.prefault({}),
         breaker: breaker.prefault({}),
         claim_check_bytes: positiveInt.default(65_536),
+        /** How long a signed claim URL is valid (default and maximum: retention_s). */
+        claim_url_ttl_s: positiveInt.optional(),
         /** BullMQ lock: a dead worker's jobs are picked up again within about 1.5× this. */
         lock_ms: positiveInt.default(10_000),
       })
@@ -253,6 +274,15 @@ export const configSchema = z
       }
     }
     for (const [sourceName, src] of Object.entries(cfg.sources)) {
+      src.tenants?.forEach((tenant, i) => {
+        if (src.tenants?.indexOf(tenant) !== i) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["sources", sourceName, "tenants", i],
+            message: `duplicate tenant "${tenant}"`,
+          });
+        }
+      });
       src.sinks.forEach((sinkName, i) => {
         if (!(sinkName in cfg.sinks)) {
           ctx.addIssue({

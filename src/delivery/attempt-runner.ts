@@ -5,12 +5,12 @@
 // good). The ledger row, never the job, holds the state; the retry policy, never BullMQ's attempt
 // count, decides every retry and every death. Inbound sinks and outbound endpoints differ only in
 // their DeliveryTarget.
-import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError } from "bullmq";
+import { DelayedError, UnrecoverableError, WaitingChildrenError } from "bullmq";
 import { type DeliveryResult, type SinkFailure, errorClassOf } from "../domain/error-class.ts";
 import type { DeliveryId } from "../domain/ids.ts";
 import { type Random, decideRetry } from "../domain/retry-policy.ts";
 import type { Logger } from "../observability/logger.ts";
-import { type DeliveryJobData, deliveryOf } from "../queue/delivery-job.ts";
+import { type DeliveryJob, deliveryOf } from "../queue/delivery-job.ts";
 import type { ClaimResult, DeliveryStore, Finish } from "../store/delivery-store.ts";
 import { deadLetterError, parkJob, withJitter } from "./bullmq-control.ts";
 import type {
@@ -21,7 +21,7 @@ import type {
   PreparedAttempt,
 } from "./delivery-target.ts";
 
-export type DeliveryJob = Job<DeliveryJobData, void, string>;
+export type { DeliveryJob };
 
 export interface RunnerDeps<P extends PreparedAttempt> {
   readonly target: DeliveryTarget<P>;

@@ -5,7 +5,7 @@ import type { RetryConfig } from "../config/schema.ts";
 import type { Target } from "../domain/delivery.ts";
 import type { DeliveryResult, ErrorClass } from "../domain/error-class.ts";
 import type { DeliveryId, ReplayId } from "../domain/ids.ts";
-import type { DeliveryJob } from "./attempt-runner.ts";
+import type { DeliveryJob } from "../queue/delivery-job.ts";
 
 /** May an attempt start now? A pass holds whatever the target reserved (a probe, a slot). */
 export type Admission =

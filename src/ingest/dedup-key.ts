@@ -3,6 +3,7 @@
 // hash) so an id taken from one place can never collide with a value taken from another. Pure; never throws.
 import { createHash } from "node:crypto";
 import type { DedupConfig } from "../config/schema.ts";
+import { jsonPathValue } from "./json-path-scan.ts";
 
 /** Longer explicit values are replaced by their hash, keeping Redis keys bounded whatever a sender sends. */
 const MAX_VALUE_CHARS = 200;
@@ -26,38 +27,8 @@ function headerValue(headers: Readonly<Record<string, string>>, ...names: string
   return undefined;
 }
 
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString("utf8"));
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Follow a dot path (`data.id`, `items.0.id`) into parsed JSON. Only own properties are followed, so a path
- * like `constructor.name` finds nothing. Scalars become strings; objects, arrays, booleans and null do not
- * identify an event and give `undefined`.
- */
-export function jsonPathValue(root: unknown, path: string): string | undefined {
-  let node = root;
-  for (const segment of path.split(".")) {
-    if (Array.isArray(node)) {
-      if (!/^\d+$/.test(segment)) return undefined;
-      node = node[Number(segment)];
-    } else if (typeof node === "object" && node !== null && Object.hasOwn(node, segment)) {
-      node = (node as Record<string, unknown>)[segment];
-    } else {
-      return undefined;
-    }
-  }
-  if (typeof node === "string") return node === "" ? undefined : node;
-  if (typeof node === "number" && Number.isFinite(node)) return String(node);
-  return undefined;
-}
-
 function fromJson(body: Buffer, path: string, bodyKey: () => string): string {
-  const value = jsonPathValue(parseJson(body), path);
+  const value = jsonPathValue(body, path);
   return value === undefined ? bodyKey() : explicitKey("j", value);
 }
 
@@ -72,7 +43,8 @@ function fromHeader(
 
 /**
  * The dedup key for a hook under the source's `dedup` setting. Falls back to `sha256:<hex of body>` when the
- * preset's field is missing or empty or the body is not JSON. Header names in `headers` are lower-case.
+ * preset's field is missing or empty, or the body is not JSON (or is nested deeper than 64 levels, or is
+ * over 1 MiB: see json-path-scan.ts). Header names in `headers` are lower-case.
  * `bodySha256` is the body's hex sha256 when the caller has it already (ingest computes it once).
  */
 export function computeDedupKey(

@@ -1,6 +1,7 @@
 // The BullMQ side of a delivery: queue names, job ids and job data. A job's id is its delivery row's id
 // (so every writer adds the same job), and its data names the record that row delivers, so a claim
 // reads both in one round trip; all state lives in the row.
+import type { Job } from "bullmq";
 import type { Target } from "../domain/delivery.ts";
 import type { DeliveryId } from "../domain/ids.ts";
 
@@ -13,6 +14,9 @@ export interface DeliveryJobData {
   /** Outbound only: the endpoint, so its limits are checked before anything is read. */
   readonly e?: string;
 }
+
+/** A delivery job as a processor receives it. */
+export type DeliveryJob = Job<DeliveryJobData, void, string>;
 
 /** The delivery a job runs. */
 export function deliveryOf(job: { readonly id?: string | undefined }): DeliveryId {

@@ -1,5 +1,5 @@
 // Assembles a Switchyard process from its config and roles: the shared core (Redis, stores, queues),
-// then each role, started in order and stopped in reverse.
+// then each role. On stop the roles stop in parallel under one deadline, then the core closes.
 import type { Hono } from "hono";
 import type { Config } from "../config/schema.ts";
 import { type Logger, createLogger } from "../observability/logger.ts";
@@ -13,8 +13,9 @@ import { DlqStore } from "../store/dlq-store.ts";
 import { HookStore } from "../store/hook-store.ts";
 import { Keys } from "../store/keys.ts";
 import { ReplayStore } from "../store/replay-store.ts";
+import { loadClaimSigner } from "./claim-key.ts";
 import { checkEvictionPolicy } from "./eviction-check.ts";
-import { Lifecycle } from "./lifecycle.ts";
+import { DEFAULT_DEADLINE_MS, Lifecycle } from "./lifecycle.ts";
 import { connectRedis, createCommandRedis } from "./redis.ts";
 import { type ApiRole, startApiRole } from "./roles/api-role.ts";
 import type { Core } from "./roles/core.ts";
@@ -28,7 +29,7 @@ export interface GatewayOptions {
   readonly metrics?: Metrics;
   /** Listen on `http.port`; false builds the app without a socket (tests use `app.request`). */
   readonly listen?: boolean;
-  /** SIGTERM grace for in-flight attempts. */
+  /** SIGTERM grace: in-flight attempts and requests get this long, then they are cut (default 25 s). */
   readonly graceMs?: number;
   /** Recovery tick tuning (tests shrink it). */
   readonly recovery?: RecoveryRunnerOptions;
@@ -51,7 +52,8 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   const roles = new Set(opts.roles ?? ALL_ROLES);
   const logger = opts.logger ?? createLogger({ level: config.log_level });
   const metrics = opts.metrics ?? new Metrics({ defaultMetrics: true });
-  const life = new Lifecycle(logger);
+  const graceMs = opts.graceMs ?? DEFAULT_DEADLINE_MS;
+  const life = new Lifecycle(logger, { deadlineMs: graceMs });
   const keys = new Keys(config.redis.prefix);
   let api: ApiRole | undefined;
 
@@ -82,12 +84,13 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       ledger,
       hooks: new HookStore(redis, keys, ledger),
       dlq: new DlqStore(redis, keys, ledger),
+      claimSigner: await loadClaimSigner(redis, keys, config),
       // A worker-only process cannot know the API's port: set http.public_url in production.
       publicUrl: () => config.http.public_url ?? `http://127.0.0.1:${api?.port ?? config.http.port}`,
     };
 
-    if (roles.has("dispatch")) startDispatchRole(core, opts);
-    if (roles.has("recovery")) await startRecoveryRole(core, opts);
+    if (roles.has("dispatch")) startDispatchRole(core, { ...opts, graceMs });
+    if (roles.has("recovery")) await startRecoveryRole(core, { ...opts, graceMs });
     if (roles.has("api")) {
       api = await startApiRole(core, { listen: opts.listen !== false });
       if (api.port !== undefined) logger.info({ port: api.port, roles: [...roles] }, "switchyard listening");

@@ -100,4 +100,11 @@ export class Keys {
   get recoveryLock(): string {
     return `${this.queuePrefix("maintenance")}:recovery-lock`;
   }
+
+  // --- Claim URLs ---
+
+  /** String: the deployment's generated claim-URL signing key (when `http.claim_signing_key` is unset). */
+  get claimSigningKey(): string {
+    return `{${this.prefix}:claim}:signing-key`;
+  }
 }

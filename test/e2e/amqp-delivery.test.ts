@@ -28,7 +28,7 @@ function amqpGateway(exchange: string, sinkName: string, extra: Record<string, u
       sinks: {
         [sinkName]: { type: "amqp", url: RABBIT_URL, exchange, routing_key: "{source}.{tenant}", ...extra },
       },
-      sources: { orders: { verify: { type: "none" }, sinks: [sinkName] } },
+      sources: { orders: { verify: { type: "none" }, sinks: [sinkName], tenants: ["acme"] } },
     }),
   );
 }

@@ -41,16 +41,28 @@ it("hands both queue sinks one claim that resolves to the exact 5 MiB body", asy
   const [amqpMsg] = await rabbit.drain();
   const fromRabbit = JSON.parse(amqpMsg!.content.toString()) as QueueMessageV1;
   const fromKafka = JSON.parse(kafka.records("hooks")[0]!.value!.toString()) as QueueMessageV1;
+  const nowS = Math.floor(Date.now() / 1000);
   for (const m of [fromRabbit, fromKafka]) {
     expect(m.body_base64).toBeUndefined();
-    expect(m.claim).toBe(`${gw.url}/v1/claims/${id}`);
+    // A signed, expiring URL: valid for at most the hook's retention.
+    const url = new URL(m.claim!);
+    expect(`${url.origin}${url.pathname}`).toBe(`${gw.url}/v1/claims/${id}`);
+    const exp = Number(url.searchParams.get("exp"));
+    expect(exp).toBeGreaterThan(nowS);
+    expect(exp).toBeLessThanOrEqual(nowS + gw.config.retention_s + 5);
+    expect(url.searchParams.get("sig")).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(m.sha256).toBe(createHash("sha256").update(body).digest("hex"));
   }
   // The messages themselves stay small.
   expect(amqpMsg!.content.length).toBeLessThan(4096);
 
-  const res = await fetch(fromRabbit.claim!, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  // The signed URL needs no admin token; the path alone does.
+  expect((await fetch(`${gw.url}/v1/claims/${id}`)).status).toBe(401);
+  const res = await fetch(fromRabbit.claim!);
   expect(res.status).toBe(200);
+  expect(
+    (await fetch(fromKafka.claim!, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status,
+  ).toBe(200);
   const fetched = Buffer.from(await res.arrayBuffer());
   expect(fetched.equals(body)).toBe(true);
   expect(createHash("sha256").update(fetched).digest("hex")).toBe(fromKafka.sha256);

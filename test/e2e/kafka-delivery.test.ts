@@ -18,7 +18,9 @@ async function setup(topic: string) {
     testConfig({
       dispatch: { retry: { base_ms: 20, max_ms: 100, max_attempts: 10, max_elapsed_ms: 60_000 } },
       sinks: { stream: { type: "kafka", brokers: [broker.address], topic } },
-      sources: { github: { verify: { type: "none" }, dedup: "github", sinks: ["stream"] } },
+      sources: {
+        github: { verify: { type: "none" }, dedup: "github", sinks: ["stream"], tenants: ["acme"] },
+      },
     }),
   );
   return { gw, broker };

@@ -112,7 +112,7 @@ it("stores a 5 MiB hook for two queue sinks once, and serves its exact bytes to 
     headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
   });
   expect(claim.status).toBe(200);
-  expect(claim.headers.get("content-type")).toBe("application/pdf");
+  expect(claim.headers.get("content-type")).toBe("application/octet-stream");
   const fetched = Buffer.from(await claim.arrayBuffer());
   expect(fetched.equals(original)).toBe(true);
   expect(claim.headers.get("x-switchyard-sha256")).toBe(createHash("sha256").update(original).digest("hex"));

@@ -18,7 +18,7 @@ function config(extra: Record<string, unknown> = {}) {
       b: { type: "http", url: "http://127.0.0.1:9/b" },
     },
     sources: {
-      open: { verify: { type: "none" }, sinks: ["a", "b"], dedup: "body" },
+      open: { verify: { type: "none" }, sinks: ["a", "b"], dedup: "body", tenants: ["acme", "t1", "t2"] },
       signed: {
         verify: { type: "standard_webhooks", secrets: [SECRET] },
         sinks: ["a"],

@@ -75,7 +75,7 @@ describe("kafka sink against the Kafka test broker", () => {
   });
 
   it("batches concurrent deliveries into fewer Produce requests, and all of them arrive", async () => {
-    const s = sink({ batch: { max: 256, max_delay_ms: 5 } });
+    const s = sink({ batch: { max: 256, max_delay_ms: 5, max_bytes: 900_000 } });
     expect(await s.deliver(delivery(), never())).toEqual({ ok: true }); // connect first
     const before = broker.produceRequests;
     const ds = Array.from({ length: 50 }, () => delivery());
@@ -101,20 +101,21 @@ describe("kafka sink against the Kafka test broker", () => {
   });
 
   it("splits a batch at `max` and shares one request's failure among its deliveries", async () => {
-    const s = sink({ batch: { max: 10, max_delay_ms: 5 } });
+    const s = sink({ batch: { max: 10, max_delay_ms: 5, max_bytes: 900_000 } });
     expect(await s.deliver(delivery(), never())).toEqual({ ok: true });
     const before = broker.produceRequests;
     const results = await Promise.all(Array.from({ length: 25 }, () => s.deliver(delivery(), never())));
     expect(results.every((r) => r.ok)).toBe(true);
     expect(broker.produceRequests - before).toBeGreaterThanOrEqual(3);
 
-    broker.failNext("Produce", 10);
+    // INVALID_RECORD: permanent, and not about size (a too-large batch is split instead: kafka-batch-bytes).
+    broker.failNext("Produce", 87);
     const failed = await Promise.all(Array.from({ length: 5 }, () => s.deliver(delivery(), never())));
     expect(failed.map((r) => !r.ok && r.failure.kind)).toEqual(Array(5).fill("permanent"));
   });
 
   it("does not send a batched delivery aborted while it waits for its batch", async () => {
-    const s = sink({ batch: { max: 256, max_delay_ms: 150 } });
+    const s = sink({ batch: { max: 256, max_delay_ms: 150, max_bytes: 900_000 } });
     expect(await s.deliver(delivery(), never())).toEqual({ ok: true });
     const before = broker.produceRequests;
     const ac = new AbortController();
@@ -127,7 +128,7 @@ describe("kafka sink against the Kafka test broker", () => {
   });
 
   it("flushes queued batched deliveries on close, and refuses deliveries after it", async () => {
-    const s = sink({ batch: { max: 256, max_delay_ms: 200 } });
+    const s = sink({ batch: { max: 256, max_delay_ms: 200, max_bytes: 900_000 } });
     const pending = s.deliver(delivery(), never());
     await new Promise((r) => setTimeout(r, 20));
     await s.close();

@@ -8,6 +8,7 @@ import { BUNDLED_CONFIG, ConfigError, loadConfig, parseConfig } from "../../src/
 import { interpolate } from "../../src/config/interpolate.ts";
 import { redact } from "../../src/config/redact.ts";
 import { createLogger } from "../../src/observability/logger.ts";
+import { nodeServerOptions } from "../../src/runtime/http-server.ts";
 
 describe("interpolation", () => {
   it("reads ${VAR} and ${VAR:-default} from the environment", () => {
@@ -35,6 +36,21 @@ sources: { s: { verify: { type: none }, sinks: [out] } }
     expect(c.dispatch.retry.max_attempts).toBe(25);
     expect(c.sources.s?.dedup_ttl_s).toBe(259_200);
     expect(c.http.max_body_bytes).toBe(1_048_576);
+  });
+
+  it("bounds inbound HTTP by default: 15 s per request, 10 s for headers, 10000 connections", () => {
+    const { http } = parseConfig(valid, "x.yaml", {});
+    expect(http).toMatchObject({
+      request_timeout_ms: 15_000,
+      headers_timeout_ms: 10_000,
+      max_connections: 10_000,
+    });
+    expect(nodeServerOptions(http)).toMatchObject({ requestTimeout: 15_000, headersTimeout: 10_000 });
+    // Node checks the timeouts only this often: a 30 s default would stretch each by as much.
+    expect(nodeServerOptions(http).connectionsCheckingInterval).toBeLessThanOrEqual(1000);
+    expect(() =>
+      parseConfig(`${valid}http: { request_timeout_ms: 1000, headers_timeout_ms: 2000 }\n`, "x.yaml", {}),
+    ).toThrow(/http\.headers_timeout_ms/);
   });
 
   it("names the key path of an invalid value", () => {
@@ -221,10 +237,12 @@ describe("redaction", () => {
       "pw2",
       "whsec_a",
       "whsec_b",
+      // Every header value: a provider's credential header can have any name.
+      "fine",
     ]) {
       expect(out).not.toContain(secret);
     }
-    expect(out).toContain("fine");
+    expect(out).toContain("x-ok");
     expect(out).toContain("acme");
   });
 });

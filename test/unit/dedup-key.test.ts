@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { DedupConfig } from "../../src/config/schema.ts";
-import { computeDedupKey, jsonPathValue } from "../../src/ingest/dedup-key.ts";
+import { computeDedupKey } from "../../src/ingest/dedup-key.ts";
+import { jsonPathValue } from "../../src/ingest/json-path-scan.ts";
 
 const sha = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 const json = (v: unknown) => Buffer.from(JSON.stringify(v));
@@ -83,7 +84,7 @@ describe("computeDedupKey", () => {
 
   it("{ json }: inherited properties are not followed", () => {
     const body = json({ a: {} });
-    expect(jsonPathValue(JSON.parse(body.toString()), "a.constructor.name")).toBeUndefined();
+    expect(jsonPathValue(body, "a.constructor.name")).toBeUndefined();
     expect(computeDedupKey({ json: "__proto__" }, {}, body)).toBe(`sha256:${sha(body)}`);
     expect(computeDedupKey({ json: "toString" }, {}, body)).toBe(`sha256:${sha(body)}`);
   });
@@ -133,5 +134,97 @@ describe("computeDedupKey with the body's hash already known", () => {
     expect(computeDedupKey("body", {}, body, "c0ffee")).toBe("sha256:c0ffee");
     expect(computeDedupKey("github", {}, body, "c0ffee")).toBe("sha256:c0ffee");
     expect(computeDedupKey("github", { "x-github-delivery": "d-1" }, body, "c0ffee")).toBe("h:d-1");
+  });
+});
+
+describe("dedup_json_hostile_body", () => {
+  const MB = 1_000_000;
+  // The best of three after a warm-up: this machine is shared, and one run can lose the CPU or hit a GC.
+  // JSON.parse of the nested body never gets under ~200 ms, however often it is run.
+  const timed = (body: Buffer, cfg: DedupConfig = { json: "data.id" }) => {
+    let key = computeDedupKey(cfg, {}, body);
+    let ms = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      key = computeDedupKey(cfg, {}, body);
+      ms = Math.min(ms, performance.now() - started);
+    }
+    return { key, ms };
+  };
+
+  it("keys a 1 MB body of nested arrays in under 50 ms, by the body's hash", () => {
+    const body = Buffer.from("[".repeat(MB / 2) + "]".repeat(MB / 2));
+    const { key, ms } = timed(body);
+    expect(key).toBe(`sha256:${sha(body)}`);
+    expect(ms).toBeLessThan(50);
+  });
+
+  it("keys other 1 MB shapes in under 50 ms: deep objects, wide arrays, many keys, long strings, literals", () => {
+    const deepObjects = Buffer.from('{"data":'.repeat(MB / 16) + "1" + "}".repeat(MB / 16));
+    const wide = Buffer.from(`[${Array.from({ length: MB / 3 }, () => "[]").join(",")}]`);
+    const manyKeys = Buffer.from(
+      `{${Array.from({ length: MB / 16 }, (_, i) => `"k${i}":${i}`).join(",")},"data":{"id":"last"}}`,
+    );
+    const longString = Buffer.from(`{"data":{"id":"x"},"pad":"${"y".repeat(MB)}"}`);
+    const literals = Buffer.from(`[${Array.from({ length: MB / 6 }, () => "true").join(",")}]`);
+    const numbers = Buffer.from(`[${Array.from({ length: MB / 8 }, () => "-1.5e+3").join(",")}]`);
+    for (const body of [deepObjects, wide, manyKeys, longString, literals, numbers]) {
+      expect(body.length).toBeGreaterThan(MB / 2);
+      expect(timed(body).ms).toBeLessThan(50);
+    }
+    expect(timed(manyKeys).key).toBe("j:last");
+    expect(timed(longString).key).toBe("j:x");
+    expect(timed(deepObjects).key).toBe(`sha256:${sha(deepObjects)}`);
+  });
+
+  it("does not scan bodies over 1 MiB: their key is the body hash", () => {
+    const big = Buffer.from(`{"data":{"id":"x"},"pad":"${"y".repeat(1_048_576)}"}`);
+    expect(computeDedupKey({ json: "data.id" }, {}, big)).toBe(`sha256:${sha(big)}`);
+  });
+
+  it("answers what JSON.parse would: escapes, duplicate keys, invalid documents", () => {
+    const cases: [string, string, string | undefined][] = [
+      ['{"\\u0069d":"e\\u0301"}', "id", "e\u0301"],
+      ['{"id":"a","id":"b"}', "id", "b"],
+      ['{"d":{"id":"a"},"d":{"other":1}}', "d.id", undefined],
+      ['{"id":-0}', "id", "0"],
+      ['{"id":1.5e3}', "id", "1500"],
+      ['{"id":"x"} trailing', "id", undefined],
+      ['{"id":"x",}', "id", undefined],
+      ['{"id":01}', "id", undefined],
+      ['{"id":"tab\there"}', "id", undefined],
+      ['{"id":"\\x"}', "id", undefined],
+      ['[{"id":"a"},{"id":"b"}]', "1.id", "b"],
+      ['{"0":"zero"}', "0", "zero"],
+      ['{"id":"ok","n":[true,false,null]}', "id", "ok"],
+      ['{"id":"ok","n":[tru]}', "id", undefined],
+      ['{"__proto__":"p"}', "__proto__", "p"],
+    ];
+    for (const [text, path, expected] of cases) {
+      const viaParse = (() => {
+        try {
+          const node = path.split(".").reduce<unknown>((n, seg) => {
+            if (Array.isArray(n)) return /^\d+$/.test(seg) ? n[Number(seg)] : undefined;
+            return typeof n === "object" && n !== null && Object.hasOwn(n, seg)
+              ? (n as Record<string, unknown>)[seg]
+              : undefined;
+          }, JSON.parse(text));
+          if (typeof node === "string") return node === "" ? undefined : node;
+          return typeof node === "number" && Number.isFinite(node) ? String(node) : undefined;
+        } catch {
+          return undefined;
+        }
+      })();
+      expect(viaParse, text).toBe(expected);
+      expect(jsonPathValue(Buffer.from(text), path), text).toBe(expected);
+    }
+  });
+
+  it("refuses nesting deeper than 64 but reads a value at depth 64", () => {
+    const nested = (depth: number) =>
+      Buffer.from(`${'{"a":'.repeat(depth - 1)}{"id":"deep"}${"}".repeat(depth - 1)}`);
+    const path = (depth: number) => [...Array.from({ length: depth - 1 }, () => "a"), "id"].join(".");
+    expect(computeDedupKey({ json: path(64) }, {}, nested(64))).toBe("j:deep");
+    expect(computeDedupKey({ json: path(65) }, {}, nested(65))).toBe(`sha256:${sha(nested(65))}`);
   });
 });

@@ -114,3 +114,22 @@ describe("Batcher", () => {
     expect(await p).toBe("sent 1");
   });
 });
+
+describe("Batcher byte cap", () => {
+  it("flushes before a batch would pass maxBytes; an item over it goes alone", async () => {
+    const batches: number[][] = [];
+    const batcher = new Batcher<number, string>({
+      max: 100,
+      maxDelayMs: 20,
+      maxBytes: 10,
+      sizeOf: (n) => n,
+      flush: async (items) => {
+        batches.push(items);
+        return "ok";
+      },
+    });
+    await Promise.all([4, 4, 4, 12, 1, 9, 1].map((n) => batcher.add(n)));
+    expect(batches).toEqual([[4, 4], [4], [12], [1, 9], [1]]);
+    for (const b of batches) expect(b.length === 1 || b.reduce((a, n) => a + n, 0) <= 10).toBe(true);
+  });
+});

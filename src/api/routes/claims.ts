@@ -1,6 +1,9 @@
-// GET /v1/claims/:id: the claim check. Queue sinks send consumers this URL instead of a large body; the
-// answer is the hook's body bytes exactly as the provider sent them, read from the one copy in the record.
+// GET /v1/claims/:id: the claim check. Queue sinks send consumers a signed, expiring URL instead of a
+// large body; the answer is the hook's body bytes exactly as the provider sent them, read from the one
+// copy in the record. Those bytes are the sender's choice, so they are always a download: never
+// rendered or sniffed by a browser, never cached.
 import { Hono, type MiddlewareHandler } from "hono";
+import type { ClaimSigner } from "../../domain/claim-signature.ts";
 import { isId } from "../../domain/ids.ts";
 import type { HookStore, StoredHook } from "../../store/hook-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
@@ -10,6 +13,8 @@ export interface ClaimRouteDeps {
   readonly hooks: HookStore;
   /** Admin authentication (`requireAdmin`): sets the principal whose tenant the claim must belong to. */
   readonly auth: MiddlewareHandler<AdminEnv>;
+  /** Checks the `exp` and `sig` of a signed claim URL. */
+  readonly signer: ClaimSigner;
 }
 
 /** Header carrying the hex sha256 of the body, so a consumer can check what it fetched. */
@@ -18,7 +23,17 @@ const STORE_RETRY_AFTER_S = "5";
 
 export function claimRoutes(deps: ClaimRouteDeps): Hono {
   const app = new Hono<AdminEnv>();
-  app.get("/v1/claims/:id", deps.auth, async (c) => {
+  // A valid signature grants its one id to anyone holding the URL; without one, an admin token.
+  const signedOrAdmin: MiddlewareHandler<AdminEnv> = async (c, next) => {
+    if (deps.signer.verify(c.req.param("id") ?? "", c.req.query("exp"), c.req.query("sig"))) {
+      c.set("principal", { tenant: undefined });
+      await next();
+      return;
+    }
+    await deps.auth(c, next);
+  };
+
+  app.get("/v1/claims/:id", signedOrAdmin, async (c) => {
     const id = c.req.param("id");
     // One answer for malformed, unknown, expired and other tenants' ids, so none of them leaks.
     const notFound = new ApiError(404, "not_found", "no such claim");
@@ -37,12 +52,15 @@ export function claimRoutes(deps: ClaimRouteDeps): Hono {
       new Uint8Array(hook.body.buffer as ArrayBuffer, hook.body.byteOffset, hook.body.byteLength),
       200,
       {
-        "content-type": hook.contentType ?? "application/octet-stream",
+        // The provider's content type travels in the queue message; here the bytes are only bytes.
+        "content-type": "application/octet-stream",
+        "content-disposition": `attachment; filename="${hook.id}.bin"`,
+        "x-content-type-options": "nosniff",
+        "content-security-policy": "default-src 'none'; sandbox",
+        "cache-control": "no-store",
         "content-length": String(hook.body.byteLength),
         [SHA256_HEADER]: hook.sha256,
-        // The bytes behind a claim never change; the sha256 names them.
         etag: `"${hook.sha256}"`,
-        "cache-control": "private, max-age=3600, immutable",
       },
     );
   });

@@ -1,8 +1,9 @@
 // POST /webhooks/:source and /webhooks/:tenant/:source: the providers' door.
 import { Hono } from "hono";
-import { NAME } from "../../config/schema.ts";
+import { NAME, type SourceConfig } from "../../config/schema.ts";
 import { IngestError } from "../../ingest/ingest-error.ts";
 import type { IngestService } from "../../ingest/ingest-service.ts";
+import { acceptsPathTenant } from "../../ingest/path-tenant.ts";
 import { keptHeaders } from "../../ingest/headers.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import { ApiError, INGEST_STATUS } from "../api-error.ts";
@@ -10,6 +11,8 @@ import { readBodyCapped } from "../read-body.ts";
 
 export interface WebhookRouteDeps {
   readonly ingest: IngestService;
+  /** `config.sources`: a request for a name not here is refused before its body is read. */
+  readonly sources: Readonly<Record<string, SourceConfig>>;
   readonly metrics: Metrics;
   readonly maxBodyBytes: number;
 }
@@ -28,9 +31,16 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono {
   const handle = async (req: Request, source: string, tenant: string | undefined): Promise<Response> => {
     const started = performance.now();
     let outcome = "error";
+    // Path names are the sender's choice: only configured ones may become label values.
+    const known = Object.hasOwn(deps.sources, source);
     try {
       if (!NAME.test(source) || (tenant !== undefined && !NAME.test(tenant))) {
         throw new IngestError("unknown_source", "source and tenant must match [A-Za-z0-9_-]{1,64}");
+      }
+      const config = known ? deps.sources[source] : undefined;
+      if (!config) throw new IngestError("unknown_source", `no source named "${source}"`);
+      if (tenant !== undefined && !acceptsPathTenant(config, tenant)) {
+        throw new IngestError("unknown_source", `no source named "${source}" for tenant "${tenant}"`);
       }
       const body = await readBodyCapped(req, deps.maxBodyBytes);
       const result = await deps.ingest.ingest({ source, tenant, headers: keptHeaders(req.headers), body });
@@ -49,9 +59,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono {
       if (apiError instanceof ApiError) outcome = OUTCOME_OF_STATUS[apiError.status] ?? "rejected";
       throw apiError;
     } finally {
-      // Unknown names would give attackers unbounded label cardinality.
-      const label = outcome === "unknown_source" ? "_unknown" : source;
-      deps.metrics.ingestRequests.inc({ source: label, outcome });
+      deps.metrics.ingestRequests.inc({ source: known ? source : "_unknown", outcome });
       deps.metrics.ingestDuration.observe((performance.now() - started) / 1000);
     }
   };

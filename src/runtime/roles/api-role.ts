@@ -1,6 +1,4 @@
 // The `api` role: ingest, admin, documents and metrics on one HTTP server.
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
 import { TokenRegistry, requireAdmin } from "../../api/admin-auth.ts";
 import { createApp } from "../../api/app.ts";
@@ -18,6 +16,7 @@ import { webhookRoutes } from "../../api/routes/webhooks.ts";
 import { DepthGate } from "../../ingest/depth-gate.ts";
 import { IngestService } from "../../ingest/ingest-service.ts";
 import { createMaintenanceQueue } from "../../queue/maintenance-queue.ts";
+import { drainHttp, listenHttp } from "../http-server.ts";
 import type { Core } from "./core.ts";
 
 export interface ApiRole {
@@ -27,8 +26,8 @@ export interface ApiRole {
 }
 
 export async function startApiRole(core: Core, opts: { listen: boolean }): Promise<ApiRole> {
-  const { config, keys, logger, metrics, life, redis, hooks, dlq, queues, replays, replayQueue, ledger } =
-    core;
+  const { config, keys, logger, metrics, redis, hooks, dlq, queues, replays, replayQueue, ledger } = core;
+  const life = core.life.role("api");
   const depth = new DepthGate(config, queues, metrics, logger);
   await depth.start();
   life.onStop("depth gate", async () => depth.stop());
@@ -51,11 +50,11 @@ export async function startApiRole(core: Core, opts: { listen: boolean }): Promi
     [
       healthRoutes({ redis, isDraining: () => draining }),
       metricsRoutes(metrics),
-      webhookRoutes({ ingest, metrics, maxBodyBytes: config.http.max_body_bytes }),
+      webhookRoutes({ ingest, metrics, sources: config.sources, maxBodyBytes: config.http.max_body_bytes }),
       hookRoutes({ hooks, auth }),
       dlqRoutes({ dlq, ledger, queues, auth }),
       replayRoutes({ replays, replayQueue, dlq, hooks, ledger, auth }),
-      claimRoutes({ hooks, auth }),
+      claimRoutes({ hooks, auth, signer: core.claimSigner }),
       bullBoardRoutes({ tokens, queues: [...queues.all().values(), replayQueue.queue, maintenance] }),
       asyncApiRoutes(await asyncApiForConfig(config, logger)),
       openApiRoutes(),
@@ -64,17 +63,12 @@ export async function startApiRole(core: Core, opts: { listen: boolean }): Promi
   );
   if (!opts.listen) return { app, port: undefined };
 
-  const server = serve({ fetch: app.fetch, port: config.http.port, hostname: config.http.host });
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", resolve);
-    server.once("error", reject);
-  });
-  const port = (server.address() as AddressInfo).port;
-  life.onStop("http server", async () => {
-    // New ingests answer 503 from here on; requests in progress finish.
+  const { server, port } = await listenHttp(app, config.http);
+  life.onStop("http server", async (deadline) => {
+    // New ingests answer 503 from here on; requests in progress finish, or are cut at the deadline.
     draining = true;
     ingest.drain();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await drainHttp(server, deadline);
   });
   return { app, port };
 }

@@ -2,6 +2,7 @@
 // the producer side of the queues.
 import type { Redis } from "ioredis";
 import type { Config } from "../../config/schema.ts";
+import type { ClaimSigner } from "../../domain/claim-signature.ts";
 import type { Logger } from "../../observability/logger.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { DeliveryQueues } from "../../queue/delivery-queues.ts";
@@ -28,6 +29,8 @@ export interface Core {
   readonly queues: DeliveryQueues;
   readonly replays: ReplayStore;
   readonly replayQueue: ReplayQueue;
+  /** Signs claim URLs (dispatch) and checks them (API), with the deployment's one key. */
+  readonly claimSigner: ClaimSigner;
   /** Base URL consumers reach this gateway at (claim-check links); known once the API listens. */
   publicUrl(): string;
 }

@@ -1,4 +1,5 @@
 // The `dispatch` role: every sink's worker pool.
+import { withSignedClaims } from "../../delivery/claim.ts";
 import { Dispatcher } from "../../delivery/dispatcher.ts";
 import { createSink } from "../../sinks/registry.ts";
 import type { Sink } from "../../sinks/sink.ts";
@@ -9,7 +10,8 @@ import type { Core } from "./core.ts";
 const SINK_CLOSE_MS = 3000;
 
 export function startDispatchRole(core: Core, opts: { graceMs?: number; maxStalledCount?: number }): void {
-  const { config, logger, life, keys } = core;
+  const { config, logger, keys } = core;
+  const life = core.life.role("dispatch");
   const connection = createWorkerRedis(config.redis.url);
   connection.on("error", (err: Error) => logger.debug({ err: err.message }, "redis worker connection error"));
   life.onStop("worker redis", async () => connection.disconnect());
@@ -27,8 +29,9 @@ export function startDispatchRole(core: Core, opts: { graceMs?: number; maxStall
 
   const sinks = new Map<string, Sink>();
   const deps = { logger, defaultClaimCheckBytes: config.dispatch.claim_check_bytes };
+  const sign = core.claimSigner.signUrl.bind(core.claimSigner);
   for (const [name, sinkConfig] of Object.entries(config.sinks))
-    sinks.set(name, createSink(name, sinkConfig, deps));
+    sinks.set(name, withSignedClaims(createSink(name, sinkConfig, deps), sign));
   // A broker that hangs must not hold shutdown past the platform's grace (kafkajs waits for in-flight
   // requests): after SINK_CLOSE_MS the process exits and the broker sees the connection drop.
   life.onStop("sinks", async () => {

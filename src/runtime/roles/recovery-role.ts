@@ -8,7 +8,8 @@ export async function startRecoveryRole(
   core: Core,
   opts: { recovery?: RecoveryRunnerOptions; graceMs?: number },
 ): Promise<void> {
-  const { config, logger, life } = core;
+  const { config, logger } = core;
+  const life = core.life.role("recovery");
   const connection = createWorkerRedis(config.redis.url, "switchyard-recovery");
   connection.on("error", (err: Error) =>
     logger.debug({ err: err.message }, "redis recovery connection error"),

@@ -1,18 +1,26 @@
 // Micro-batching of concurrent deliveries into one broker request. Items that arrive within
-// `maxDelayMs` of the first queued one (or until `max` are queued) are flushed together and every
-// caller gets the result of that one flush. Generic over item and result, so any queue sink can use it.
+// `maxDelayMs` of the first queued one (or until `max` are queued, or `maxBytes` would be passed) are
+// flushed together and every caller gets the result of that one flush. Generic over item and result,
+// so any queue sink can use it.
 
 export interface BatcherOptions<T, R> {
   /** Flush as soon as this many items are queued. */
   readonly max: number;
   /** Flush this long after the first item of a batch was queued (0: on the next macrotask). */
   readonly maxDelayMs: number;
+  /**
+   * A batch's items add up to at most this many bytes by `sizeOf` (brokers refuse a request over their
+   * limit whole); an item larger than this on its own goes alone.
+   */
+  readonly maxBytes?: number;
+  readonly sizeOf?: (item: T) => number;
   /** Sends one batch. Its result (or rejection) is shared by every item in it. */
   readonly flush: (items: T[]) => Promise<R>;
 }
 
 interface Pending<T, R> {
   readonly item: T;
+  readonly size: number;
   readonly resolve: (r: R) => void;
   readonly reject: (err: unknown) => void;
   readonly detach: () => void;
@@ -20,6 +28,7 @@ interface Pending<T, R> {
 
 export class Batcher<T, R> {
   private queued: Pending<T, R>[] = [];
+  private queuedBytes = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<void>>();
 
@@ -37,28 +46,50 @@ export class Batcher<T, R> {
         return;
       }
       const onAbort = (): void => {
+        if (this.queued.includes(pending)) this.queuedBytes -= pending.size;
         this.queued = this.queued.filter((p) => p !== pending);
         if (this.queued.length === 0) this.clearTimer();
         reject(signal?.reason);
       };
       const detach = (): void => signal?.removeEventListener("abort", onAbort);
-      const pending: Pending<T, R> = { item, resolve, reject, detach };
+      const size = this.opts.sizeOf?.(item) ?? 0;
+      const pending: Pending<T, R> = { item, size, resolve, reject, detach };
       signal?.addEventListener("abort", onAbort, { once: true });
+      // What is queued goes first if this item would take it past the byte cap.
+      if (this.queued.length > 0 && this.queuedBytes + size > this.maxBytes) this.flushNow();
       this.queued.push(pending);
-      if (this.queued.length >= this.opts.max) this.flushNow();
+      this.queuedBytes += size;
+      if (this.queued.length >= this.opts.max || this.queuedBytes >= this.maxBytes) this.flushNow();
       else this.timer ??= setTimeout(() => this.flushNow(), this.opts.maxDelayMs);
     });
   }
 
   /** Send whatever is queued now and wait for every batch in flight. */
   async drain(): Promise<void> {
-    if (this.queued.length > 0) this.flushNow();
+    while (this.queued.length > 0) this.flushNow();
     await Promise.all(this.inFlight);
+  }
+
+  private get maxBytes(): number {
+    return this.opts.maxBytes ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** How many of the queued items, from the front, fit one batch (always at least one). */
+  private fitting(): number {
+    let n = 0;
+    let bytes = 0;
+    for (const p of this.queued) {
+      if (n >= this.opts.max || (n > 0 && bytes + p.size > this.maxBytes)) break;
+      bytes += p.size;
+      n++;
+    }
+    return n;
   }
 
   private flushNow(): void {
     this.clearTimer();
-    const batch = this.queued.splice(0, this.opts.max);
+    const batch = this.queued.splice(0, this.fitting());
+    for (const p of batch) this.queuedBytes -= p.size;
     if (this.queued.length > 0) this.timer = setTimeout(() => this.flushNow(), this.opts.maxDelayMs);
     for (const p of batch) p.detach();
     const sent = this.send(batch);

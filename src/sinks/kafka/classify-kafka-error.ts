@@ -28,6 +28,18 @@ const RECORD_CODES: ReadonlySet<number> = new Set([
   87, // INVALID_RECORD
 ]);
 
+/** Broker codes that refuse a request for its size: a smaller request may go through. */
+const TOO_LARGE_CODES: ReadonlySet<number> = new Set([
+  10, // MESSAGE_TOO_LARGE
+  18, // RECORD_LIST_TOO_LARGE
+]);
+
+/** Did the broker refuse the request for its size? (A batch of several is then worth splitting.) */
+export function isTooLarge(err: unknown): boolean {
+  const code = brokerError(err)?.code;
+  return code !== undefined && TOO_LARGE_CODES.has(code);
+}
+
 /** Kafka's quota code; kafkajs 2.2.4 does not know it and reports "Unknown error code 89". */
 const THROTTLING_QUOTA_EXCEEDED = 89;
 

@@ -1,5 +1,7 @@
 // The `kafka` sink: publishes the queue message v1 of each delivery to one topic through an idempotent
-// kafkajs producer (acks all), optionally micro-batching concurrent deliveries into one Produce request.
+// kafkajs producer (acks all), optionally micro-batching concurrent deliveries into one Produce request
+// capped by count and by bytes; a batch the broker still refuses as too large is resent message by
+// message, so one oversized message never takes its batch-mates down with it.
 // kafkajs retries once at most: Switchyard's dispatch owns retries, backoff and the breaker, and needs
 // a prompt, classified answer (an unknown topic must come back as a config error, not after a minute).
 import { Kafka, Partitioners, type Message, type Producer, type SASLOptions } from "kafkajs";
@@ -10,7 +12,7 @@ import { buildQueueMessage, queueMessageHeaders } from "../queue-message.ts";
 import { type Sink, type SinkDescription, type SinkFactory, effectiveBatchMax } from "../sink.ts";
 import { renderTemplate } from "../template.ts";
 import { Batcher } from "./batcher.ts";
-import { classifyKafkaError, shouldReplaceProducer } from "./classify-kafka-error.ts";
+import { classifyKafkaError, isTooLarge, shouldReplaceProducer } from "./classify-kafka-error.ts";
 import { KAFKA_LOG_LEVEL, kafkaLogCreator } from "./kafka-log.ts";
 import { ProducerHandle } from "./producer-handle.ts";
 
@@ -40,17 +42,28 @@ export const createKafkaSink: SinkFactory<KafkaSinkConfig> = (name, config, deps
     }),
   );
 
-  /** One Produce of `messages`; never rejects. */
-  const send = async (messages: Message[]): Promise<DeliveryResult> => {
+  /** One Produce of `messages`; never rejects. `tooLarge`: the broker refused it for its size. */
+  const produce = async (messages: Message[]): Promise<{ result: DeliveryResult; tooLarge: boolean }> => {
     let producer: Producer | undefined;
     try {
       producer = await producers.acquire();
       await producer.send({ topic: config.topic, acks: -1, messages });
-      return ok;
+      return { result: ok, tooLarge: false };
     } catch (err) {
       if (producer && shouldReplaceProducer(err)) producers.drop(producer);
-      return classifyKafkaError(err);
+      return { result: classifyKafkaError(err), tooLarge: isTooLarge(err) };
     }
+  };
+
+  const send = async (messages: Message[]): Promise<DeliveryResult> => (await produce(messages)).result;
+
+  /** The result of each message of a batch: a batch too large as a whole is resent one by one. */
+  const sendBatch = async (messages: Message[]): Promise<ReadonlyMap<Message, DeliveryResult>> => {
+    const first = await produce(messages);
+    if (!first.tooLarge || messages.length === 1) return new Map(messages.map((m) => [m, first.result]));
+    const results = new Map<Message, DeliveryResult>();
+    for (const m of messages) results.set(m, await send([m]));
+    return results;
   };
 
   const batcher =
@@ -58,7 +71,9 @@ export const createKafkaSink: SinkFactory<KafkaSinkConfig> = (name, config, deps
     new Batcher({
       max: effectiveBatchMax(config.batch.max, deps),
       maxDelayMs: config.batch.max_delay_ms,
-      flush: send,
+      maxBytes: config.batch.max_bytes,
+      sizeOf: messageBytes,
+      flush: sendBatch,
     });
   let closed = false;
 
@@ -84,7 +99,12 @@ export const createKafkaSink: SinkFactory<KafkaSinkConfig> = (name, config, deps
       if (closed) return Promise.resolve(transient("kafka sink is closed"));
       if (signal.aborted) return Promise.resolve(transient(abortReason(signal)));
       const message = toMessage(delivery);
-      return untilAborted(batcher ? batcher.add(message, signal) : send([message]), signal);
+      const result = batcher
+        ? batcher
+            .add(message, signal)
+            .then((results) => results.get(message) ?? transient("kafka batch gave no result"))
+        : send([message]);
+      return untilAborted(result, signal);
     },
     describe: () => description,
     async close() {
@@ -95,6 +115,24 @@ export const createKafkaSink: SinkFactory<KafkaSinkConfig> = (name, config, deps
   };
   return sink;
 };
+
+/** Per-record overhead in a v2 record batch (length, attributes, deltas, varints), rounded up. */
+const RECORD_OVERHEAD_BYTES = 32;
+
+/** What `message` adds to a Produce request, estimated from its serialized parts. */
+export function messageBytes(message: Message): number {
+  let bytes = RECORD_OVERHEAD_BYTES + byteLength(message.key) + byteLength(message.value);
+  for (const [name, value] of Object.entries(message.headers ?? {})) {
+    bytes += Buffer.byteLength(name) + 8;
+    for (const v of Array.isArray(value) ? value : [value]) bytes += byteLength(v);
+  }
+  return bytes;
+}
+
+function byteLength(value: string | Buffer | null | undefined): number {
+  if (value === null || value === undefined) return 0;
+  return typeof value === "string" ? Buffer.byteLength(value) : value.length;
+}
 
 /** `user:pass@host:port` → `host:port`: kafkajs wants bare addresses, and descriptions never carry userinfo. */
 export function stripUserinfo(broker: string): string {

@@ -14,11 +14,14 @@
 //   broker.failNext("Produce", 0, { throttleTimeMs: 200 })  // stores, but answers a throttle time
 //   broker.failNext("Produce", 0, { delayMs: 2000 })        // stores, answers late
 //   broker.produceRequests              // how many Produce requests arrived
+//   broker.recordSetBytes               // the size of every partition's record set produced, in order
 //   broker.forgetProducers()            // drop producer sequence state, as after producer-id expiry
 //   await broker.stop()                 // closes the port and every client connection
 //
 // `autoCreateTopics: true` creates an unknown topic when a Metadata request allows auto-creation, as a
 // default Kafka broker would; without it unknown topics answer UNKNOWN_TOPIC_OR_PARTITION (3).
+// `maxMessageBytes` is Kafka's message.max.bytes: a partition's record set above it answers
+// MESSAGE_TOO_LARGE (10) and stores nothing (Kafka's default is 1048588).
 import { createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { FrameReader, responseFrame } from "./framing.ts";
 import { apiVersionsRange, apiVersionsResponse } from "./handlers/api-versions.ts";
@@ -42,6 +45,7 @@ export interface KafkaTestBrokerOptions {
   /** Listen on this port instead of an ephemeral one (to "restart" a broker a client already knows). */
   readonly port?: number;
   readonly autoCreateTopics?: boolean;
+  readonly maxMessageBytes?: number;
 }
 
 export class KafkaTestBroker {
@@ -57,7 +61,12 @@ export class KafkaTestBroker {
   ) {}
 
   static async start(opts: KafkaTestBrokerOptions): Promise<KafkaTestBroker> {
-    const state = new BrokerState(opts.topics, opts.partitions ?? 1, opts.autoCreateTopics ?? false);
+    const state = new BrokerState(
+      opts.topics,
+      opts.partitions ?? 1,
+      opts.autoCreateTopics ?? false,
+      opts.maxMessageBytes,
+    );
     const server = createServer();
     const broker = new KafkaTestBroker(server, state);
     server.on("connection", (socket) => broker.onConnection(socket));
@@ -80,6 +89,10 @@ export class KafkaTestBroker {
 
   get produceRequests(): number {
     return this.state.produceRequests;
+  }
+
+  get recordSetBytes(): readonly number[] {
+    return this.state.recordSetBytes;
   }
 
   /** The topics that exist now (auto-created ones included). */

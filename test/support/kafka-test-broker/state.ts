@@ -4,6 +4,7 @@ import { BatchError, decodeRecordBatches, type DecodedBatch, type DecodedRecord 
 
 export const UNKNOWN_TOPIC_OR_PARTITION = 3;
 export const OUT_OF_ORDER_SEQUENCE_NUMBER = 45;
+export const MESSAGE_TOO_LARGE = 10;
 
 /** One record as stored, with the offset the broker gave it. */
 export interface StoredRecord {
@@ -40,11 +41,14 @@ export class BrokerState {
   private readonly sequences = new Map<string, number>();
   private nextProducerId = 1000n;
   produceRequests = 0;
+  readonly recordSetBytes: number[] = [];
 
   constructor(
     topics: readonly string[],
     readonly partitions: number,
     readonly autoCreateTopics: boolean,
+    /** Kafka's message.max.bytes: a larger record set is refused whole. */
+    readonly maxMessageBytes: number | undefined,
   ) {
     for (const t of topics) this.createTopic(t);
   }
@@ -95,6 +99,10 @@ export class BrokerState {
   append(topic: string, partition: number, records: Buffer): { errorCode: number; baseOffset: bigint } {
     const log = this.logs.get(topic)?.[partition];
     if (!log) return { errorCode: UNKNOWN_TOPIC_OR_PARTITION, baseOffset: -1n };
+    this.recordSetBytes.push(records.length);
+    if (this.maxMessageBytes !== undefined && records.length > this.maxMessageBytes) {
+      return { errorCode: MESSAGE_TOO_LARGE, baseOffset: -1n };
+    }
     try {
       const batches = decodeRecordBatches(records);
       const baseOffset = BigInt(log.length);
