@@ -85,7 +85,9 @@ async function main(): Promise<void> {
     const perHook = (after - before) / N;
     console.log(`bench:memory  ${N.toLocaleString("en")} queued signed 1 KiB hooks, one sink, API only`);
     console.log(`  used_memory growth      ${((after - before) / 1024 / 1024).toFixed(1)} MiB`);
-    console.log(`  keys                    +${keysAfter - keysBefore} (${((keysAfter - keysBefore) / N).toFixed(2)} per hook)`);
+    console.log(
+      `  keys                    +${keysAfter - keysBefore} (${((keysAfter - keysBefore) / N).toFixed(2)} per hook)`,
+    );
     console.log(`  bytes per queued hook   ${perHook.toFixed(0)} (target ≤ 3072)`);
     console.log(
       `  MEMORY USAGE of one hook's own keys: record ${own.record}, delivery row ${own.row}, job ${own.job} = ${own.record + own.row + own.job}; the rest is the wait list, the watch set and the dedup key`,
