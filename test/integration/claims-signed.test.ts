@@ -20,7 +20,7 @@ function config(extra: { http?: Record<string, unknown>; prefix?: string } = {})
       tokens: [ADMIN_TOKEN, { token: ACME_TOKEN, tenant: "acme" }, { token: OTHER_TOKEN, tenant: "other" }],
     },
     sinks: { a: { type: "http", url: "http://127.0.0.1:9/a" } },
-    sources: { src: { tenant: "acme", verify: { type: "none" }, sinks: ["a"] } },
+    sources: { src: { tenant: "acme", verify: { type: "none" }, sinks: ["a"], dedup_ttl_s: 3600 } },
   });
   return extra.prefix ? { ...c, redis: { ...c.redis, prefix: extra.prefix } } : c;
 }

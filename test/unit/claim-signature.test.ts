@@ -45,11 +45,18 @@ describe("ClaimSigner", () => {
 
 describe("claimUrlTtlS", () => {
   const cfg = (extra: Record<string, unknown>) =>
-    configSchema.parse({ sinks: {}, sources: {}, retention_s: 1000, ...extra });
+    configSchema.parse({
+      sinks: {},
+      sources: {},
+      retention_s: 1000,
+      dispatch: { retry: { max_elapsed_ms: 1_000_000 } },
+      ...extra,
+    });
   it("defaults to retention_s and never exceeds it", () => {
     expect(claimUrlTtlS(cfg({}))).toBe(1000);
-    expect(claimUrlTtlS(cfg({ dispatch: { claim_url_ttl_s: 60 } }))).toBe(60);
-    expect(claimUrlTtlS(cfg({ dispatch: { claim_url_ttl_s: 5000 } }))).toBe(1000);
+    const retry = { max_elapsed_ms: 1_000_000 };
+    expect(claimUrlTtlS(cfg({ dispatch: { retry, claim_url_ttl_s: 60 } }))).toBe(60);
+    expect(claimUrlTtlS(cfg({ dispatch: { retry, claim_url_ttl_s: 5000 } }))).toBe(1000);
   });
 
   it("wants a claim signing key of at least 32 characters", () => {
