@@ -1,0 +1,153 @@
+// Regressions seen only with real worker processes: a worker that was frozen past its lease cannot
+// overwrite what the worker that took over recorded (state writes are fenced), and a job BullMQ fails
+// by itself after too many stalls (its workers keep stopping mid-attempt) ends its delivery dead, in
+// the DLQ. Public behaviour only (HTTP ingest and admin API of an api process, `workers/worker.ts`
+// processes, the receiver, the job's BullMQ state), so it also runs on the old code.
+import type { Queue } from "bullmq";
+import { afterEach, expect, it } from "vitest";
+import type { Config } from "../../src/config/schema.ts";
+import { sendHook } from "../support/hooks.ts";
+import { type Receiver, type Reply, startReceiver } from "../support/receiver.ts";
+import { REDIS_URL, type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
+import {
+  type WorkerProcess,
+  dlqHookIds,
+  sinkQueue,
+  sinkView,
+  sleep,
+  startWorkerProcess,
+  waitForSink,
+  waitForWorkers,
+  workerOfRequest,
+  writeConfigFile,
+} from "./ledger-regressions-fixtures.ts";
+
+let api: TestGateway | undefined;
+let rx: Receiver | undefined;
+let queue: Queue | undefined;
+const workers: WorkerProcess[] = [];
+const cleanups: (() => void)[] = [];
+afterEach(async () => {
+  for (const w of workers.splice(0)) {
+    if (w.child.exitCode === null && w.child.signalCode === null) {
+      w.child.kill("SIGCONT");
+      w.child.kill("SIGKILL");
+    }
+    await w.exited;
+  }
+  await queue?.close();
+  queue = undefined;
+  await api?.stop();
+  api = undefined;
+  await rx?.close();
+  rx = undefined;
+  for (const c of cleanups.splice(0)) c();
+});
+
+/**
+ * An api process in this test and the config file its worker processes read: one source `src`
+ * delivering to the http sink `out` at a receiver answering `script`, then `fallback`.
+ */
+async function deployment(
+  script: Reply[],
+  fallback: Reply,
+  dispatch: Record<string, unknown>,
+  sinkTimeoutMs: number,
+): Promise<{ file: string; config: Config }> {
+  rx = await startReceiver({ script, fallback });
+  const shape = {
+    dispatch: {
+      ...dispatch,
+      retry: { base_ms: 20, max_ms: 200, max_attempts: 50, max_elapsed_ms: 600_000 },
+      breaker: { failures: 1000, open_ms: 1000, max_open_ms: 1000 },
+    },
+    sinks: { out: { type: "http", url: `${rx.url}/in`, timeout_ms: sinkTimeoutMs } },
+    sources: { src: { verify: { type: "none" }, sinks: ["out"] } },
+  };
+  const config = testConfig(shape);
+  const { file, remove } = writeConfigFile({
+    redis: { url: REDIS_URL, prefix: config.redis.prefix },
+    ...shape,
+  });
+  cleanups.push(remove);
+  api = await startTestGateway(config, { roles: ["api"] });
+  return { file, config };
+}
+
+function worker(file: string): WorkerProcess {
+  const w = startWorkerProcess(file);
+  workers.push(w);
+  return w;
+}
+
+it("regression: state writes are not fenced (a worker frozen past its lease overwrites delivered)", async () => {
+  const { file } = await deployment(["hang"], 200, { lock_ms: 1500, attempt_timeout_ms: 4000 }, 4000);
+  const a = worker(file);
+  const id = await sendHook(api!, "src", '{"fenced":true}');
+  const [first] = await rx!.waitForRequests(1, 20_000);
+  // A is mid-attempt (the receiver hangs): freeze it past its lock and lease.
+  a.child.kill("SIGSTOP");
+  worker(file); // B: finds the job stalled, takes it over, delivers
+  await waitForSink(api!, id, "out", "delivered", 20_000);
+  // Let A's attempt time out while it is frozen, so it records that outcome the moment it resumes.
+  await sleep(Math.max(0, first!.receivedAt + 4500 - Date.now()));
+  a.child.kill("SIGCONT");
+
+  const seen = new Set<string>();
+  const until = Date.now() + 4000;
+  while (Date.now() < until) {
+    const v = await sinkView(api!, id, "out");
+    seen.add(v ? `${v.state}, ${v.attempts} attempts` : "404");
+    await sleep(100);
+  }
+  const refused = a.lines.filter((l) => l.msg === "outcome refused: the lease was lost to another worker");
+  expect({
+    states: [...seen],
+    dlq: await dlqHookIds(api!),
+    requests: rx!.requests.length,
+    refusedWrites: refused.map((l) => l.outcome),
+  }).toEqual({ states: ["delivered, 2 attempts"], dlq: [], requests: 2, refusedWrites: ["retrying"] });
+}, 45_000);
+
+it("regression: a job BullMQ stalled out is in the DLQ, but its delivery never ends", async () => {
+  // Every attempt hangs, and every worker holding the job freezes (SIGSTOP) past its 1 s lock, as if
+  // it had died: the other worker's stalled check takes the job back five times (maxStalledCount 5),
+  // and BullMQ fails it by itself on the sixth stall. Two processes take turns (freezing stalls a job
+  // as a crash does, without booting a process per stall): with concurrency 1, a frozen worker is not
+  // waiting for jobs, and once resumed its hung attempt times out (3 s) and it is free again.
+  const { file, config } = await deployment(
+    [],
+    "hang",
+    { lock_ms: 1000, attempt_timeout_ms: 3000, concurrency: 1 },
+    3000,
+  );
+  const pair: WorkerProcess[] = [worker(file), worker(file)];
+  const id = await sendHook(api!, "src", '{"stalls":6}');
+  await rx!.waitForRequests(1, 20_000);
+  queue = await sinkQueue(api!.redis, config.redis.prefix, "out");
+  const job = (await queue.getJobs(["active"])).find((j) => j.data.p === id || j.data.hookId === id);
+  if (!job?.id) throw new Error(`no active job of ${id}`);
+  await waitForWorkers(queue, 2, 20_000);
+
+  for (let stall = 1; stall <= 6; stall++) {
+    const request = rx!.requests[stall - 1]!;
+    const holder = workerOfRequest(pair, request.remotePort ?? 0, rx!.port);
+    if (!holder) throw new Error(`no worker process holds the connection of request ${stall}`);
+    holder.child.kill("SIGSTOP");
+    if (stall < 6) {
+      await rx!.waitForRequests(stall + 1, 10_000); // the other one found it stalled and took it
+      holder.child.kill("SIGCONT");
+    }
+  }
+
+  // The sixth stall: the worker that takes the job next fails it ("job stalled more than allowable limit").
+  await waitForSink(api!, id, "out", "dead", 10_000).catch(() => undefined);
+  const view = await sinkView(api!, id, "out");
+  expect({
+    requests: rx!.requests.length,
+    state: view?.state,
+    attempts: view?.attempts,
+    dlq: await dlqHookIds(api!),
+    job: await queue.getJobState(job.id),
+  }).toEqual({ requests: 6, state: "dead", attempts: 6, dlq: [id], job: "failed" });
+}, 60_000);
