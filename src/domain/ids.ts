@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"; // Crockford base32, lower case
 
-export type IdKind = "hk" | "rp" | "ep" | "msg" | "dl";
+export type IdKind = "hk" | "rp" | "ep" | "ev" | "msg" | "dl";
 export type PrefixedId<K extends IdKind> = `${K}_${string}`;
 export type HookId = PrefixedId<"hk">;
 export type ReplayId = PrefixedId<"rp">;
