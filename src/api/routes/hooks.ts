@@ -14,7 +14,8 @@ export interface HookRouteDeps {
 }
 
 /** Request headers a provider may send that are credentials, not data: masked in answers. */
-const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|api[-_]?key|token|secret|password/i;
+export const CREDENTIAL_HEADER =
+  /^(authorization|proxy-authorization|cookie)$|api[-_]?key|token|secret|password/i;
 
 /** Milliseconds since the epoch as ISO 8601, or undefined. */
 export function iso(ms: number | undefined): string | undefined {
