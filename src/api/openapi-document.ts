@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 document of Switchyard's HTTP API, written by hand and kept small: the paths, their
 // auth, status codes and the main fields. SPEC.md is the contract; this is its machine-readable index.
+import { endpointPaths } from "./openapi-endpoints.ts";
 import { openApiSchemas, ref } from "./openapi-schemas.ts";
 
 const json = (schema: Record<string, unknown>): Record<string, unknown> => ({
@@ -229,99 +230,7 @@ export const openApiDocument = {
         },
       },
     },
-    "/v1/endpoints": {
-      post: {
-        tags: ["admin"],
-        summary: "Register an outbound endpoint (its URL must not be internal)",
-        security: admin,
-        requestBody: { required: true, ...json(ref("EndpointInput")) },
-        responses: {
-          "201": {
-            description: "Created; the secret is shown only here.",
-            ...json(ref("EndpointWithSecret")),
-          },
-          "400": error("invalid_request: a field is invalid, or the URL is refused (internal destination)."),
-          "401": error("No valid admin token."),
-        },
-      },
-      get: {
-        tags: ["admin"],
-        summary: "Outbound endpoints in creation order, without secrets",
-        security: admin,
-        parameters: [
-          query("tenant", "Only this tenant's (a tenant-bound token sees only its own)."),
-          query("limit", "Page size, at most 1000.", { type: "integer", minimum: 1, maximum: 1000 }),
-          query("cursor", "next_cursor of the previous page."),
-        ],
-        responses: {
-          "200": {
-            description: "A page of endpoints.",
-            ...json({
-              type: "object",
-              properties: {
-                data: { type: "array", items: ref("Endpoint") },
-                next_cursor: { type: ["string", "null"] },
-              },
-            }),
-          },
-          "400": error("invalid_request."),
-          "401": error("No valid admin token."),
-        },
-      },
-    },
-    "/v1/endpoints/{id}": {
-      get: {
-        tags: ["admin"],
-        summary: "One outbound endpoint, without its secret",
-        security: admin,
-        parameters: [pathParam("id", "Endpoint id (ep_…).")],
-        responses: { "200": { description: "The endpoint.", ...json(ref("Endpoint")) }, ...adminErrors },
-      },
-      patch: {
-        tags: ["admin"],
-        summary: "Change an endpoint (null clears description or rate_limit_per_s; the tenant is fixed)",
-        security: admin,
-        parameters: [pathParam("id", "Endpoint id (ep_…).")],
-        requestBody: { required: true, ...json(ref("EndpointPatch")) },
-        responses: {
-          "200": { description: "Updated.", ...json(ref("Endpoint")) },
-          "400": error("invalid_request."),
-          ...adminErrors,
-        },
-      },
-      delete: {
-        tags: ["admin"],
-        summary: "Remove an endpoint",
-        security: admin,
-        parameters: [pathParam("id", "Endpoint id (ep_…).")],
-        responses: { "204": { description: "Removed." }, ...adminErrors },
-      },
-    },
-    "/v1/endpoints/{id}/rotate-secret": {
-      post: {
-        tags: ["admin"],
-        summary: "Make a new signing secret; the previous one keeps signing for 24 h",
-        security: admin,
-        parameters: [pathParam("id", "Endpoint id (ep_…).")],
-        requestBody: {
-          required: false,
-          ...json({
-            type: "object",
-            properties: {
-              secret: { type: "string", description: "whsec_ + base64 of 24–64 bytes; generated if absent." },
-            },
-          }),
-        },
-        responses: {
-          "200": {
-            description: "Rotated; the new secret is shown only here.",
-            ...json(ref("EndpointWithSecret")),
-          },
-          "400": error("invalid_request."),
-          ...adminErrors,
-        },
-      },
-    },
+    ...endpointPaths({ json, error, admin, pathParam, query, adminErrors }),
     "/admin/queues": {
       get: {
         tags: ["admin"],
