@@ -65,8 +65,8 @@ const describe = (f: ForbiddenAddress): string =>
 export function checkAddress(address: string, host: string, opts: GuardOptions): void {
   const forbidden = forbiddenAddress(address);
   if (forbidden === undefined || (opts.allowPrivate && forbidden.kind !== "metadata")) return;
-  const via = host === address ? "" : `${host} resolves to `;
-  throw new SsrfBlockedError("forbidden_address", `${via}${address}, in the ${describe(forbidden)}`, address);
+  const what = host === address ? `${address} is` : `${host} resolves to ${address},`;
+  throw new SsrfBlockedError("forbidden_address", `${what} in the ${describe(forbidden)}`, address);
 }
 
 /** Throw if `hostname` names a metadata service (checked before any DNS, whatever `allowPrivate` says). */
@@ -162,12 +162,15 @@ function guardedLookup(resolve: Resolver, opts: GuardOptions) {
   };
 }
 
+/** `T` minus `lookup`, member by member (a plain Omit over undici's union keeps only the common keys). */
+type WithoutLookup<T> = T extends unknown ? Omit<T, "lookup"> : never;
+
 export interface GuardedDispatcherOptions extends Omit<Agent.Options, "connect"> {
   readonly allowPrivate: boolean;
   /** Resolves host names at connect time (default: the system resolver). */
   readonly lookup?: Resolver;
   /** Socket options for undici's connector; `lookup` is ours. */
-  readonly connect?: Omit<buildConnector.BuildOptions, "lookup">;
+  readonly connect?: WithoutLookup<Partial<buildConnector.BuildOptions>>;
 }
 
 /**

@@ -181,6 +181,36 @@ describe("createGuardedDispatcher", () => {
     }
   });
 
+  it("answers both lookup shapes a socket may ask for (all addresses, or one)", async () => {
+    for (const autoSelectFamily of [true, false]) {
+      const agent = createGuardedDispatcher({
+        allowPrivate: true,
+        lookup: answers("127.0.0.1"),
+        connect: { autoSelectFamily },
+      });
+      try {
+        const res = await post(agent, `http://shape.example:${rx.port}`);
+        expect(res.statusCode, `autoSelectFamily ${autoSelectFamily}`).toBe(200);
+        await res.body.dump();
+      } finally {
+        await agent.close();
+      }
+      const strictAgent = createGuardedDispatcher({
+        allowPrivate: false,
+        lookup: answers("127.0.0.1"),
+        connect: { autoSelectFamily },
+      });
+      try {
+        expect((await refusal(post(strictAgent, `http://shape.example:${rx.port}`))).reason).toBe(
+          "forbidden_address",
+        );
+      } finally {
+        await strictAgent.close();
+      }
+    }
+    expect(rx.requests).toHaveLength(2);
+  });
+
   it("refuses IP literals (which never reach a lookup) and metadata names", async () => {
     const agent = createGuardedDispatcher({ allowPrivate: false, lookup: answers("93.184.215.14") });
     try {
