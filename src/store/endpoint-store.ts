@@ -6,6 +6,7 @@
 // Tenants are isolated: an endpoint with a tenant receives only that tenant's events, and one without a
 // tenant receives only events published without one (never a tenant's).
 import type { Redis } from "ioredis";
+import { NAME } from "../config/schema.ts";
 import {
   type Endpoint,
   type EndpointPatch,
@@ -61,13 +62,16 @@ export interface EndpointListQuery {
 }
 
 export interface EndpointPage {
-  /** In id order, which is creation order. */
+  /** In id order: creation order to the millisecond (ids made within one millisecond sort at random). */
   readonly endpoints: readonly Endpoint[];
   /** The cursor of the next page; undefined on the last one. */
   readonly next: string | undefined;
 }
 
-function assertValid(e: Pick<Endpoint, "event_types" | "secret">): void {
+function assertValid(e: Pick<Endpoint, "event_types" | "secret" | "tenant">): void {
+  // The tenant and patterns become parts of Redis keys; the API validates them, this keeps other callers honest.
+  if (e.tenant !== undefined && !NAME.test(e.tenant))
+    throw new RangeError(`not a tenant name: ${JSON.stringify(e.tenant)}`);
   const bad = e.event_types.find((p) => !isEventTypePattern(p));
   if (bad !== undefined) throw new RangeError(`not an event type pattern: ${JSON.stringify(bad)}`);
   const problem = secretProblem(e.secret);

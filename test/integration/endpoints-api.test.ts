@@ -243,6 +243,7 @@ describe("GET /v1/endpoints", () => {
   it("pages with an opaque cursor and validates limit and cursor", async () => {
     const made: string[] = [];
     for (let i = 0; i < 5; i++) made.push((await call("POST", "/v1/endpoints", { body: valid })).json.id);
+    made.sort(); // id order: creation order to the millisecond
     const first = await call("GET", "/v1/endpoints?limit=2");
     expect(first.json.data.map((e: any) => e.id)).toEqual(made.slice(0, 2));
     const rest: string[] = [];
