@@ -51,7 +51,7 @@ export const systemResolver: Resolver = (hostname) =>
   });
 
 export interface GuardOptions {
-  /** Let private, loopback and other internal addresses through (development, tests, trusted networks). */
+  /** Let private, loopback and other internal addresses through (never metadata services): dev, tests, trusted networks. */
   readonly allowPrivate: boolean;
 }
 
