@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 document of Switchyard's HTTP API, written by hand and kept small: the paths, their
 // auth, status codes and the main fields. SPEC.md is the contract; this is its machine-readable index.
+import { endpointPaths } from "./openapi-endpoints.ts";
 import { openApiSchemas, ref } from "./openapi-schemas.ts";
 
 const json = (schema: Record<string, unknown>): Record<string, unknown> => ({
@@ -68,7 +69,7 @@ export const openApiDocument = {
     title: "Switchyard HTTP API",
     version: "1.0.0",
     description:
-      "Webhook gateway: inbound webhooks, health, metrics, and the admin API (DLQ, replay, claims).",
+      "Webhook gateway: inbound webhooks, health, metrics, and the admin API (DLQ, replay, claims, outbound endpoints).",
   },
   tags: [{ name: "inbound" }, { name: "operations" }, { name: "admin" }],
   paths: {
@@ -236,6 +237,7 @@ export const openApiDocument = {
         },
       },
     },
+    ...endpointPaths({ json, error, admin, pathParam, query, adminErrors }),
     "/admin/queues": {
       get: {
         tags: ["admin"],

@@ -2,6 +2,13 @@
 // from the code that defines them, so the document cannot drift from what the API answers.
 import { ERROR_CLASSES } from "../domain/error-class.ts";
 import { REPLAY_STATES } from "../domain/replay.ts";
+import {
+  MAX_DESCRIPTION_LENGTH,
+  MAX_EVENT_TYPES,
+  MAX_HEADERS,
+  MAX_RATE_LIMIT_PER_S,
+  MAX_URL_LENGTH,
+} from "./endpoint-body.ts";
 import { DELIVERY_VIEW_STATES } from "./views.ts";
 
 /** A `$ref` to one of the schemas below. */
@@ -10,6 +17,31 @@ export const ref = (name: string): Record<string, unknown> => ({ $ref: `#/compon
 const string = { type: "string" } as const;
 const integer = { type: "integer" } as const;
 const instant = { type: "string", format: "date-time" } as const;
+
+/** The writable endpoint fields; `nullable` lets a patch clear the optional ones. */
+function endpointFields(extra: Record<string, unknown>, nullable = false): Record<string, unknown> {
+  const orNull = (type: string) => (nullable ? [type, "null"] : type);
+  return {
+    url: { ...string, format: "uri", maxLength: MAX_URL_LENGTH, description: "http or https, not internal." },
+    event_types: {
+      type: "array",
+      minItems: 1,
+      maxItems: MAX_EVENT_TYPES,
+      items: { ...string, pattern: "^(\\*|[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*(\\.\\*)?)$", maxLength: 128 },
+    },
+    headers: {
+      type: "object",
+      maxProperties: MAX_HEADERS,
+      additionalProperties: string,
+      description:
+        "Not hop-by-hop, host, content-*, webhook-* or x-switchyard-* headers. Replaces the whole set.",
+    },
+    rate_limit_per_s: { type: orNull("integer"), minimum: 1, maximum: MAX_RATE_LIMIT_PER_S },
+    description: { type: orNull("string"), maxLength: MAX_DESCRIPTION_LENGTH },
+    disabled: { type: "boolean" },
+    ...extra,
+  };
+}
 
 export const openApiSchemas = {
   Error: {
@@ -78,6 +110,65 @@ export const openApiSchemas = {
       dead_at: instant,
       replay_id: string,
     },
+  },
+  Endpoint: {
+    type: "object",
+    properties: {
+      id: { ...string, description: "ep_…" },
+      url: string,
+      event_types: {
+        type: "array",
+        items: { ...string, description: "An event type (order.paid), a prefix wildcard (order.*) or *." },
+      },
+      tenant: {
+        ...string,
+        description: "Receives only this tenant's events; unset: only events without a tenant.",
+      },
+      headers: {
+        type: "object",
+        additionalProperties: string,
+        description: "Extra request headers; credential-like values are shown as [redacted].",
+      },
+      rate_limit_per_s: integer,
+      disabled: { type: "boolean" },
+      disabled_reason: string,
+      disabled_at: instant,
+      description: string,
+      version: {
+        ...integer,
+        description: "Bumped by every change of url, event_types, headers, secret or disabled.",
+      },
+      created_at: instant,
+      updated_at: instant,
+      failing_since: instant,
+    },
+  },
+  EndpointWithSecret: {
+    allOf: [
+      ref("Endpoint"),
+      {
+        type: "object",
+        properties: { secret: { ...string, description: "whsec_…; shown only in this answer." } },
+      },
+    ],
+  },
+  EndpointInput: {
+    type: "object",
+    required: ["url", "event_types"],
+    additionalProperties: false,
+    properties: endpointFields({
+      secret: { ...string, description: "whsec_ + base64 of 24–64 bytes; generated if absent." },
+      tenant: {
+        ...string,
+        pattern: "^[A-Za-z0-9_-]{1,64}$",
+        description: "A tenant-bound token's own tenant is used (and no other is accepted).",
+      },
+    }),
+  },
+  EndpointPatch: {
+    type: "object",
+    additionalProperties: false,
+    properties: endpointFields({}, true),
   },
   Replay: {
     type: "object",

@@ -3,6 +3,10 @@
 import type { DeliveryRow } from "../domain/delivery.ts";
 import type { DlqEntry } from "../domain/dlq.ts";
 
+/** Header names that are credentials, not data: their values are masked in answers. */
+export const CREDENTIAL_HEADER =
+  /^(authorization|proxy-authorization|cookie)$|api[-_]?key|token|secret|password/i;
+
 /** Milliseconds since the epoch as ISO 8601, or undefined. */
 export function iso(ms: number | undefined): string | undefined {
   return ms === undefined || !Number.isFinite(ms) ? undefined : new Date(ms).toISOString();

@@ -47,7 +47,12 @@ export function signStandardWebhook(opts: {
   return { "webhook-id": opts.id, "webhook-timestamp": timestamp, "webhook-signature": signatures.join(" ") };
 }
 
-/** A fresh secret in the Standard Webhooks format: `whsec_` + base64 of 24 random bytes. */
-export function generateSecret(): string {
-  return `${PREFIX}${randomBytes(24).toString("base64")}`;
+/**
+ * A fresh secret in the Standard Webhooks format: `whsec_` + base64 of `bytes` random bytes (24 by
+ * default, the Standard Webhooks minimum; outbound endpoints use 24–64).
+ */
+export function generateSecret(bytes = 24): string {
+  if (!Number.isInteger(bytes) || bytes < 1)
+    throw new RangeError("generateSecret needs a positive byte count");
+  return `${PREFIX}${randomBytes(bytes).toString("base64")}`;
 }

@@ -107,4 +107,40 @@ export class Keys {
   get claimSigningKey(): string {
     return `{${this.prefix}:claim}:signing-key`;
   }
+
+  // Outbound endpoints
+  // Every endpoint key carries its own hash tag, `{<prefix>:ep}`, so the endpoint scripts (record plus its
+  // list and subscription indexes) stay on one Redis Cluster slot, apart from the busy inbound slot.
+
+  /** The hash-tagged base shared by every endpoint key. */
+  get endpointBase(): string {
+    return `{${this.prefix}:ep}`;
+  }
+
+  /** Hash: one endpoint (config, secrets, version, health). */
+  endpoint(id: string): string {
+    return `${this.endpointBase}:endpoint:${id}`;
+  }
+
+  /** Sorted set, all scores 0: every endpoint id, walked in id (= creation) order by ZRANGE BYLEX. */
+  get endpointsAll(): string {
+    return `${this.endpointBase}:list:all`;
+  }
+
+  /** Sorted set, all scores 0: the endpoint ids of one tenant. */
+  endpointsOfTenant(tenant: string): string {
+    return `${this.endpointBase}:list:t.${tenant}`;
+  }
+
+  /**
+   * Set: the enabled endpoints of one tenant (undefined: no tenant) subscribed with `pattern` — an exact
+   * type, `prefix.*`, or `*`. A tenant is written `t.<name>` and no tenant `-`, so neither can pose as
+   * the other.
+   */
+  endpointSubscribers(tenant: string | undefined, pattern: string): string {
+    const scope = tenant === undefined ? "-" : `t.${tenant}`;
+    const which =
+      pattern === "*" ? "all" : pattern.endsWith(".*") ? `prefix:${pattern.slice(0, -2)}` : `type:${pattern}`;
+    return `${this.endpointBase}:sub:${scope}:${which}`;
+  }
 }

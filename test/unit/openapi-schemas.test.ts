@@ -1,10 +1,15 @@
 // /openapi.json must describe what the admin API actually answers: every field the views produce is
 // declared in its schema.
 import { describe, expect, it } from "vitest";
+import { createEndpointBody, patchEndpointBody } from "../../src/api/endpoint-body.ts";
+import { openApiDocument } from "../../src/api/openapi-document.ts";
 import { openApiSchemas } from "../../src/api/openapi-schemas.ts";
+import { endpointRoutes, endpointView } from "../../src/api/routes/endpoints.ts";
 import { replayView } from "../../src/api/routes/replays.ts";
 import { deliveryView, dlqEntryView } from "../../src/api/views.ts";
 import type { DeliveryRow } from "../../src/domain/delivery.ts";
+import type { Endpoint } from "../../src/domain/endpoint.ts";
+import type { EndpointStore } from "../../src/store/endpoint-store.ts";
 import type { ReplayRecord } from "../../src/store/replay-store.ts";
 
 const declared = (schema: { properties: object }) => Object.keys(schema.properties).sort();
@@ -80,5 +85,52 @@ describe("OpenAPI schemas", () => {
       inflight: undefined,
     } as unknown as ReplayRecord;
     expect(declared(openApiSchemas.Replay)).toEqual(expect.arrayContaining(Object.keys(replayView(record))));
+  });
+
+  it("declare every field of an endpoint view, and the secret of the answers that show it", () => {
+    const endpoint: Endpoint = {
+      id: "ep_00000000000000000000000000",
+      url: "https://example.com/",
+      event_types: ["*"],
+      tenant: "t",
+      headers: { a: "b" },
+      rate_limit_per_s: 1,
+      disabled: true,
+      disabled_reason: "r",
+      disabled_at: 1,
+      description: "d",
+      version: 2,
+      created_at: 1,
+      updated_at: 2,
+      failing_since: 3,
+      secret: "whsec_x",
+      previous_secrets: [],
+    };
+    const view = endpointView(endpoint);
+    expect(declared(openApiSchemas.Endpoint)).toEqual(Object.keys(view).sort());
+    expect(Object.keys(openApiSchemas.EndpointWithSecret.allOf[1].properties)).toEqual(["secret"]);
+  });
+
+  it("declare exactly the fields the endpoint request bodies accept", () => {
+    expect(declared(openApiSchemas.EndpointInput)).toEqual(Object.keys(createEndpointBody.shape).sort());
+    const patchable = Object.keys(patchEndpointBody.shape).filter((k) => k !== "tenant");
+    expect(declared(openApiSchemas.EndpointPatch)).toEqual(patchable.sort());
+  });
+
+  it("list every endpoints route", () => {
+    const app = endpointRoutes({
+      endpoints: {} as EndpointStore,
+      auth: async (_c, next) => next(),
+      allowPrivate: false,
+    });
+    const paths = openApiDocument.paths as Record<string, Record<string, unknown>>;
+    // Each route is listed once per handler (auth, then the route's own).
+    const routes = new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`));
+    expect(routes.size).toBe(6);
+    for (const route of routes) {
+      const [method = "", path = ""] = route.split(" ");
+      const documented = paths[path.replace(/:(\w+)/g, "{$1}")]?.[method.toLowerCase()];
+      expect(documented, route).toBeDefined();
+    }
   });
 });

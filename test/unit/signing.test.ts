@@ -106,4 +106,10 @@ describe("generateSecret", () => {
     expect(decodeSecret(a)).toHaveLength(24);
     expect(generateSecret()).not.toBe(a);
   });
+
+  it("takes a byte count, and refuses one that is not a positive integer", () => {
+    expect(decodeSecret(generateSecret(64))).toHaveLength(64);
+    expect(decodeSecret(generateSecret(32))).toHaveLength(32);
+    for (const bad of [0, -1, 1.5, NaN]) expect(() => generateSecret(bad)).toThrow(RangeError);
+  });
 });

@@ -5,15 +5,12 @@ import { isId } from "../../domain/ids.ts";
 import type { HookStore } from "../../store/hook-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
-import { deliveryView, iso } from "../views.ts";
+import { CREDENTIAL_HEADER, deliveryView, iso } from "../views.ts";
 
 export interface HookRouteDeps {
   readonly hooks: HookStore;
   readonly auth: MiddlewareHandler<AdminEnv>;
 }
-
-/** Request headers a provider may send that are credentials, not data: masked in answers. */
-const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|api[-_]?key|token|secret|password/i;
 
 export function hookRoutes(deps: HookRouteDeps): Hono {
   const app = new Hono<AdminEnv>();

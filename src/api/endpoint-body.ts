@@ -1,0 +1,161 @@
+// Request bodies of the endpoints API, validated field by field with messages that name the field, so a
+// caller learns every rule from a 400 rather than from a delivery that never arrives. The SSRF check of the
+// URL is separate (it may need DNS); this module is pure.
+import { z } from "zod";
+import { NAME } from "../config/schema.ts";
+import { isEventTypePattern } from "../domain/event.ts";
+import { ApiError } from "./api-error.ts";
+
+export const MAX_EVENT_TYPES = 100;
+export const MAX_RATE_LIMIT_PER_S = 100_000;
+export const MAX_DESCRIPTION_LENGTH = 1024;
+export const MAX_URL_LENGTH = 2048;
+export const MAX_HEADERS = 50;
+export const MAX_HEADER_VALUE_LENGTH = 4096;
+
+/** What views show instead of a credential header's value; refused as input so it never overwrites one. */
+export const REDACTED = "[redacted]";
+
+/**
+ * Headers an endpoint may not set: hop-by-hop ones (they describe our connection, not the message), the
+ * ones the delivery itself owns (body framing, host, content type), and the signature and identity headers
+ * a receiver trusts (`webhook-*`, `x-switchyard-*`).
+ */
+const RESERVED_HEADERS = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "transfer-encoding",
+  "te",
+  "trailer",
+  "upgrade",
+  "expect",
+  "host",
+  "content-type",
+  "content-length",
+  "content-encoding",
+]);
+const RESERVED_PREFIXES = ["webhook-", "x-switchyard-"];
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// Visible ASCII, space, tab and obs-text; no CR, LF or NUL (which would split or end the header).
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** Why `name` cannot be a configured header, or undefined. */
+export function headerNameProblem(name: string): string | undefined {
+  if (!TOKEN.test(name)) return "is not a valid header name";
+  const lower = name.toLowerCase();
+  if (RESERVED_HEADERS.has(lower)) return "is set by Switchyard (or is hop-by-hop) and cannot be configured";
+  if (RESERVED_PREFIXES.some((p) => lower.startsWith(p)))
+    return `${RESERVED_PREFIXES.map((p) => `${p}*`).join(" and ")} headers are set by Switchyard`;
+  return undefined;
+}
+
+const url = z
+  .string()
+  .max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`)
+  .refine((value) => {
+    try {
+      const u = new URL(value);
+      return u.protocol === "http:" || u.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "must be an absolute http or https URL");
+
+const eventTypes = z
+  .array(
+    z
+      .string()
+      .refine(isEventTypePattern, "must be an event type (order.paid), a prefix wildcard (order.*) or *"),
+  )
+  .min(1, "must list at least one event type pattern")
+  .max(MAX_EVENT_TYPES, `at most ${MAX_EVENT_TYPES} patterns`);
+
+const headers = z.record(z.string(), z.string()).superRefine((record, ctx) => {
+  const names = Object.keys(record);
+  if (names.length > MAX_HEADERS) ctx.addIssue({ code: "custom", message: `at most ${MAX_HEADERS} headers` });
+  const seen = new Set<string>();
+  for (const [name, value] of Object.entries(record)) {
+    const problem = headerNameProblem(name);
+    if (problem !== undefined) ctx.addIssue({ code: "custom", path: [name], message: problem });
+    if (seen.has(name.toLowerCase()))
+      ctx.addIssue({ code: "custom", path: [name], message: "is given twice (names are case-insensitive)" });
+    seen.add(name.toLowerCase());
+    if (!HEADER_VALUE.test(value) || value.length > MAX_HEADER_VALUE_LENGTH)
+      ctx.addIssue({
+        code: "custom",
+        path: [name],
+        message: `value must be at most ${MAX_HEADER_VALUE_LENGTH} characters, without CR, LF or NUL`,
+      });
+    if (value === REDACTED)
+      ctx.addIssue({ code: "custom", path: [name], message: `send the real value, not ${REDACTED}` });
+  }
+});
+
+const rateLimit = z
+  .number()
+  .int("must be an integer")
+  .positive("must be positive")
+  .max(MAX_RATE_LIMIT_PER_S, `must be at most ${MAX_RATE_LIMIT_PER_S}`);
+const description = z
+  .string()
+  .max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
+const tenant = z.string().regex(NAME, "must match [A-Za-z0-9_-]{1,64}");
+const secret = z.string().max(200, "is too long");
+
+export const createEndpointBody = z.strictObject({
+  url,
+  event_types: eventTypes,
+  secret: secret.optional(),
+  tenant: tenant.optional(),
+  rate_limit_per_s: rateLimit.optional(),
+  headers: headers.optional(),
+  description: description.optional(),
+  disabled: z.boolean().optional(),
+});
+export type CreateEndpointBody = z.infer<typeof createEndpointBody>;
+
+export const patchEndpointBody = z.strictObject({
+  url: url.optional(),
+  event_types: eventTypes.optional(),
+  headers: headers.optional(),
+  rate_limit_per_s: rateLimit.nullable().optional(),
+  description: description.nullable().optional(),
+  disabled: z.boolean().optional(),
+  // Accepted only to answer with a clear message: the tenant of an endpoint is fixed at creation.
+  tenant: z.unknown().optional(),
+});
+export type PatchEndpointBody = z.infer<typeof patchEndpointBody>;
+
+export const rotateSecretBody = z.strictObject({ secret: secret.optional() });
+
+const invalid = (message: string): ApiError => new ApiError(400, "invalid_request", message);
+
+/**
+ * Read and validate a JSON body. An empty body counts as `{}` when `emptyIsObject` (for requests whose
+ * fields are all optional). Every issue is reported, as `path: message`, joined by "; ".
+ */
+export async function readBody<T>(req: Request, schema: z.ZodType<T>, emptyIsObject = false): Promise<T> {
+  const text = await req.text();
+  let body: unknown;
+  if (text.trim() === "" && emptyIsObject) body = {};
+  else {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw invalid("the body must be JSON");
+    }
+  }
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const messages = parsed.error.issues.slice(0, 10).map((issue) => {
+    const path = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") return `${issue.keys.join(", ")}: unknown field`;
+    if (issue.code === "invalid_type" && issue.message.endsWith("received undefined"))
+      return `${path}: required`;
+    return `${path || "body"}: ${issue.message}`;
+  });
+  throw invalid(messages.join("; "));
+}

@@ -1,0 +1,171 @@
+// /v1/endpoints: register, list, change and remove the outbound endpoints events fan out to, and rotate
+// their signing secrets. A tenant-bound token works only on its tenant's endpoints (others answer 404, like
+// every /v1 route); a secret is shown once, in the answer that made it, and never again.
+import { Hono, type MiddlewareHandler } from "hono";
+import { type Endpoint, secretProblem } from "../../domain/endpoint.ts";
+import { isId } from "../../domain/ids.ts";
+import { type Resolver, SsrfBlockedError, checkDestination } from "../../fanout/ssrf-guard.ts";
+import type { EndpointStore } from "../../store/endpoint-store.ts";
+import { type AdminEnv, canSee } from "../admin-auth.ts";
+import { ApiError } from "../api-error.ts";
+import {
+  REDACTED,
+  createEndpointBody,
+  patchEndpointBody,
+  readBody,
+  rotateSecretBody,
+} from "../endpoint-body.ts";
+import { parseLimit } from "../filters.ts";
+import { CREDENTIAL_HEADER, iso } from "../views.ts";
+
+export interface EndpointRouteDeps {
+  readonly endpoints: EndpointStore;
+  readonly auth: MiddlewareHandler<AdminEnv>;
+  /** Let endpoint URLs point at private, loopback and other internal addresses (never at metadata services). */
+  readonly allowPrivate: boolean;
+  /** Resolves endpoint host names for the registration check (default: the system resolver). */
+  readonly resolve?: Resolver;
+}
+
+const invalid = (message: string): ApiError => new ApiError(400, "invalid_request", message);
+const notFound = (): ApiError => new ApiError(404, "not_found", "no such endpoint");
+
+/** An endpoint as the API shows it: no secrets, ISO timestamps, credential header values masked. */
+export function endpointView(e: Endpoint): Record<string, unknown> {
+  return {
+    id: e.id,
+    url: e.url,
+    event_types: e.event_types,
+    tenant: e.tenant,
+    headers: Object.fromEntries(
+      Object.entries(e.headers).map(([k, v]) => [k, CREDENTIAL_HEADER.test(k) ? REDACTED : v]),
+    ),
+    rate_limit_per_s: e.rate_limit_per_s,
+    disabled: e.disabled,
+    disabled_reason: e.disabled_reason,
+    disabled_at: iso(e.disabled_at),
+    description: e.description,
+    version: e.version,
+    created_at: iso(e.created_at),
+    updated_at: iso(e.updated_at),
+    failing_since: iso(e.failing_since),
+  };
+}
+
+/** The view plus the secret: only for the answer that created or rotated it. */
+const withSecret = (e: Endpoint): Record<string, unknown> => ({ ...endpointView(e), secret: e.secret });
+
+export function encodeEndpointCursor(id: string): string {
+  return Buffer.from(id, "utf8").toString("base64url");
+}
+
+function decodeEndpointCursor(value: string): string {
+  const id = Buffer.from(value, "base64url").toString("utf8");
+  if (!isId("ep", id)) throw invalid("cursor is not one this API returned");
+  return id;
+}
+
+function checkSecret(secret: string): void {
+  const problem = secretProblem(secret);
+  if (problem !== undefined) throw invalid(`secret: ${problem}`);
+}
+
+export function endpointRoutes(deps: EndpointRouteDeps): Hono {
+  const app = new Hono<AdminEnv>();
+
+  /** Normalize the URL and refuse internal destinations; answers 400 with the guard's reason. */
+  async function vetUrl(url: string): Promise<string> {
+    try {
+      await checkDestination(url, {
+        allowPrivate: deps.allowPrivate,
+        ...(deps.resolve ? { resolve: deps.resolve } : {}),
+      });
+    } catch (err) {
+      if (err instanceof SsrfBlockedError) throw invalid(`url: refused: ${err.message}`);
+      throw err;
+    }
+    return new URL(url).href;
+  }
+
+  const visible = async (id: string, tenant: string | undefined): Promise<Endpoint> => {
+    const endpoint = isId("ep", id) ? await deps.endpoints.get(id) : undefined;
+    if (!endpoint || !canSee({ tenant }, endpoint.tenant)) throw notFound();
+    return endpoint;
+  };
+
+  app.post("/v1/endpoints", deps.auth, async (c) => {
+    const body = await readBody(c.req.raw, createEndpointBody);
+    const bound = c.get("principal").tenant;
+    if (bound !== undefined && body.tenant !== undefined && body.tenant !== bound)
+      throw invalid("tenant: this token can only create endpoints of its own tenant");
+    if (body.secret !== undefined) checkSecret(body.secret);
+    const tenant = bound ?? body.tenant;
+    const endpoint = await deps.endpoints.create({
+      ...body,
+      url: await vetUrl(body.url),
+      ...(tenant !== undefined ? { tenant } : {}),
+    });
+    return c.json(withSecret(endpoint), 201);
+  });
+
+  app.get("/v1/endpoints", deps.auth, async (c) => {
+    const q = c.req.query();
+    const bound = c.get("principal").tenant;
+    if (q.tenant !== undefined && q.tenant !== "" && bound !== undefined && q.tenant !== bound)
+      throw invalid("tenant: this token can only list endpoints of its own tenant");
+    const tenant = bound ?? (q.tenant === "" ? undefined : q.tenant);
+    const page = await deps.endpoints.list({
+      limit: parseLimit(q.limit),
+      ...(tenant !== undefined ? { tenant } : {}),
+      ...(q.cursor !== undefined && q.cursor !== "" ? { cursor: decodeEndpointCursor(q.cursor) } : {}),
+    });
+    return c.json({
+      data: page.endpoints.map(endpointView),
+      next_cursor: page.next === undefined ? null : encodeEndpointCursor(page.next),
+    });
+  });
+
+  app.get("/v1/endpoints/:id", deps.auth, async (c) => {
+    return c.json(endpointView(await visible(c.req.param("id"), c.get("principal").tenant)));
+  });
+
+  app.patch("/v1/endpoints/:id", deps.auth, async (c) => {
+    const current = await visible(c.req.param("id"), c.get("principal").tenant);
+    const { tenant, url, ...rest } = await readBody(c.req.raw, patchEndpointBody);
+    if (tenant !== undefined) throw invalid("tenant: cannot be changed; create a new endpoint instead");
+    const updated = await deps.endpoints.update(current.id, {
+      ...rest,
+      ...(url !== undefined ? { url: await vetUrl(url) } : {}),
+    });
+    if (!updated) throw notFound();
+    return c.json(endpointView(updated));
+  });
+
+  app.delete("/v1/endpoints/:id", deps.auth, async (c) => {
+    const current = await visible(c.req.param("id"), c.get("principal").tenant);
+    if (!(await deps.endpoints.delete(current.id))) throw notFound();
+    return c.body(null, 204);
+  });
+
+  app.post("/v1/endpoints/:id/rotate-secret", deps.auth, async (c) => {
+    const current = await visible(c.req.param("id"), c.get("principal").tenant);
+    const { secret } = await readBody(c.req.raw, rotateSecretBody, true);
+    if (secret !== undefined) {
+      checkSecret(secret);
+      if (secret === current.secret) throw invalid("secret: is the current secret");
+    }
+    let rotated: Endpoint | undefined;
+    try {
+      rotated = await deps.endpoints.rotateSecret(current.id, secret);
+    } catch (err) {
+      // A concurrent rotation to the same secret: the store's own check.
+      if (err instanceof RangeError) throw invalid(`secret: ${err.message}`);
+      throw err;
+    }
+    if (!rotated) throw notFound();
+    return c.json(withSecret(rotated));
+  });
+
+  // Mounted on a plain app so it sits beside the public routes in createApp.
+  return new Hono().route("/", app);
+}
