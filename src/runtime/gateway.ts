@@ -10,6 +10,8 @@ import { ReplayQueue } from "../queue/replay-queue.ts";
 import type { RecoveryRunnerOptions } from "../recovery/recovery-runner.ts";
 import { DeliveryStore, ledgerOptions } from "../store/delivery-store.ts";
 import { DlqStore } from "../store/dlq-store.ts";
+import { EndpointStore } from "../store/endpoint-store.ts";
+import { EventStore } from "../store/event-store.ts";
 import { HookStore } from "../store/hook-store.ts";
 import { Keys } from "../store/keys.ts";
 import { ReplayStore } from "../store/replay-store.ts";
@@ -84,12 +86,14 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       ledger,
       hooks: new HookStore(redis, keys, ledger),
       dlq: new DlqStore(redis, keys, ledger),
+      endpoints: new EndpointStore(redis, keys),
+      events: new EventStore(redis, keys, ledger),
       claimSigner: await loadClaimSigner(redis, keys, config),
       // A worker-only process cannot know the API's port: set http.public_url in production.
       publicUrl: () => config.http.public_url ?? `http://127.0.0.1:${api?.port ?? config.http.port}`,
     };
 
-    if (roles.has("dispatch")) startDispatchRole(core, { ...opts, graceMs });
+    if (roles.has("dispatch")) await startDispatchRole(core, { ...opts, graceMs });
     if (roles.has("recovery")) await startRecoveryRole(core, { ...opts, graceMs });
     if (roles.has("api")) {
       api = await startApiRole(core, { listen: opts.listen !== false });

@@ -7,6 +7,8 @@ import { asyncApiRoutes } from "../../api/routes/asyncapi.ts";
 import { bullBoardRoutes } from "../../api/routes/bull-board.ts";
 import { claimRoutes } from "../../api/routes/claims.ts";
 import { dlqRoutes } from "../../api/routes/dlq.ts";
+import { endpointRoutes } from "../../api/routes/endpoints.ts";
+import { eventRoutes } from "../../api/routes/events.ts";
 import { healthRoutes } from "../../api/routes/health.ts";
 import { hookRoutes } from "../../api/routes/hooks.ts";
 import { metricsRoutes } from "../../api/routes/metrics.ts";
@@ -55,6 +57,17 @@ export async function startApiRole(core: Core, opts: { listen: boolean }): Promi
       dlqRoutes({ dlq, ledger, queues, auth }),
       replayRoutes({ replays, replayQueue, dlq, hooks, ledger, auth }),
       claimRoutes({ hooks, auth, signer: core.claimSigner }),
+      endpointRoutes({ endpoints: core.endpoints, auth, allowPrivate: config.outbound.allow_private }),
+      eventRoutes({
+        store: core.events,
+        events: core.events,
+        endpoints: core.endpoints,
+        jobs: queues,
+        metrics,
+        auth,
+        staleAfterMs: config.recovery.stale_after_ms,
+        maxPayloadBytes: config.http.max_body_bytes,
+      }),
       bullBoardRoutes({ tokens, queues: [...queues.all().values(), replayQueue.queue, maintenance] }),
       asyncApiRoutes(await asyncApiForConfig(config, logger)),
       openApiRoutes(),

@@ -9,6 +9,8 @@ import type { DeliveryQueues } from "../../queue/delivery-queues.ts";
 import type { ReplayQueue } from "../../queue/replay-queue.ts";
 import type { DeliveryStore } from "../../store/delivery-store.ts";
 import type { DlqStore } from "../../store/dlq-store.ts";
+import type { EndpointStore } from "../../store/endpoint-store.ts";
+import type { EventStore } from "../../store/event-store.ts";
 import type { HookStore } from "../../store/hook-store.ts";
 import type { Keys } from "../../store/keys.ts";
 import type { ReplayStore } from "../../store/replay-store.ts";
@@ -26,6 +28,8 @@ export interface Core {
   /** The delivery ledger on the fail-fast connection (API, recovery). */
   readonly ledger: DeliveryStore;
   readonly dlq: DlqStore;
+  readonly endpoints: EndpointStore;
+  readonly events: EventStore;
   readonly queues: DeliveryQueues;
   readonly replays: ReplayStore;
   readonly replayQueue: ReplayQueue;

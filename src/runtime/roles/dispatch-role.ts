@@ -1,6 +1,7 @@
 // The `dispatch` role: every sink's worker pool.
 import { withSignedClaims } from "../../delivery/claim.ts";
 import { Dispatcher } from "../../delivery/dispatcher.ts";
+import { OutboundDispatcher } from "../../delivery/outbound-dispatcher.ts";
 import { createSink } from "../../sinks/registry.ts";
 import type { Sink } from "../../sinks/sink.ts";
 import { DeliveryStore, ledgerOptions } from "../../store/delivery-store.ts";
@@ -9,7 +10,10 @@ import type { Core } from "./core.ts";
 
 const SINK_CLOSE_MS = 3000;
 
-export function startDispatchRole(core: Core, opts: { graceMs?: number; maxStalledCount?: number }): void {
+export async function startDispatchRole(
+  core: Core,
+  opts: { graceMs?: number; maxStalledCount?: number },
+): Promise<void> {
   const { config, logger, keys } = core;
   const life = core.life.role("dispatch");
   const connection = createWorkerRedis(config.redis.url);
@@ -48,4 +52,28 @@ export function startDispatchRole(core: Core, opts: { graceMs?: number; maxStall
   });
   dispatcher.start();
   life.onStop("dispatcher", () => dispatcher.close(opts.graceMs));
+
+  // Outbound endpoints share one queue; their limits (breaker, slots, rate) live in Redis.
+  const subscriber = createWorkerRedis(config.redis.url, "switchyard-breaker-sub");
+  subscriber.on("error", (err: Error) => logger.debug({ err: err.message }, "redis subscriber error"));
+  life.onStop("breaker subscriber", async () => subscriber.disconnect());
+  // Its own BullMQ connection: the outbound worker's lifecycle does not touch the sink workers'.
+  const outboundConnection = createWorkerRedis(config.redis.url, "switchyard-outbound");
+  outboundConnection.on("error", (err: Error) =>
+    logger.debug({ err: err.message }, "redis outbound connection error"),
+  );
+  life.onStop("outbound redis", async () => outboundConnection.disconnect());
+  const outbound = new OutboundDispatcher({
+    config,
+    keys,
+    connection: outboundConnection,
+    redis: ledgerRedis,
+    subscriber,
+    ledger,
+    endpoints: core.endpoints,
+    metrics: core.metrics,
+    logger,
+  });
+  life.onStop("outbound dispatcher", () => outbound.close(opts.graceMs));
+  await outbound.start();
 }

@@ -1,0 +1,72 @@
+// POST /v1/events, GET /v1/events/:id and GET /v1/events/:id/deliveries: publishing an event to every
+// subscribed endpoint, and seeing what became of it. The work is the publish use case's; this route
+// parses, scopes to the caller's tenant and answers.
+import { Hono, type MiddlewareHandler } from "hono";
+import { EVENT_ID } from "../../domain/event.ts";
+import { type PublishDeps, PublishRefused, publishEvent } from "../../fanout/publish-event.ts";
+import type { EventStore } from "../../store/event-store.ts";
+import { type AdminEnv, canSee } from "../admin-auth.ts";
+import { ApiError } from "../api-error.ts";
+import { deliveryView, iso } from "../views.ts";
+
+export interface EventRouteDeps extends PublishDeps {
+  readonly store: Pick<EventStore, "get" | "rows">;
+  readonly auth: MiddlewareHandler<AdminEnv>;
+}
+
+export function eventRoutes(deps: EventRouteDeps): Hono {
+  const app = new Hono<AdminEnv>();
+
+  app.post("/v1/events", deps.auth, async (c) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw new ApiError(400, "invalid_request", "the body must be JSON");
+    }
+    try {
+      return c.json(await publishEvent(deps, body, c.get("principal").tenant), 202);
+    } catch (err) {
+      if (!(err instanceof PublishRefused)) throw err;
+      switch (err.kind) {
+        case "invalid":
+          throw new ApiError(400, "invalid_request", err.message);
+        case "forbidden_tenant":
+          throw new ApiError(404, "not_found", "no such tenant");
+        case "conflict":
+          throw new ApiError(409, "conflict", err.message);
+      }
+    }
+  });
+
+  const visible = async (id: string, tenant: string | undefined) => {
+    const event = EVENT_ID.test(id) ? await deps.store.get(id) : undefined;
+    if (!event || !canSee({ tenant }, event.tenant)) throw new ApiError(404, "not_found", "no such event");
+    return event;
+  };
+
+  app.get("/v1/events/:id", deps.auth, async (c) => {
+    const event = await visible(c.req.param("id"), c.get("principal").tenant);
+    return c.json({
+      id: event.id,
+      type: event.type,
+      tenant: event.tenant,
+      created_at: iso(event.createdAt),
+      payload: JSON.parse(event.payload.toString("utf8")) as unknown,
+    });
+  });
+
+  app.get("/v1/events/:id/deliveries", deps.auth, async (c) => {
+    const event = await visible(c.req.param("id"), c.get("principal").tenant);
+    const rows = await deps.store.rows(event.id);
+    return c.json({
+      data: rows.map((row) => ({
+        endpoint_id: row.target.kind === "endpoint" ? row.target.id : undefined,
+        ...deliveryView(row),
+      })),
+    });
+  });
+
+  // Mounted on a plain app so it sits beside the public routes in createApp.
+  return new Hono().route("/", app);
+}

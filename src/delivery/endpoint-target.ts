@@ -1,0 +1,223 @@
+// Outbound delivery: the attempt runner with a registered endpoint as its target. Many endpoints share
+// a few queues, so an endpoint that hangs or fails is bounded explicitly, by limits every worker
+// process shares in Redis: its breaker, its concurrency slots and its rate. A delivery over any of them
+// waits (parked, no attempt spent). The event is signed with Standard Webhooks headers (one signature
+// per live secret) and posted through the SSRF-guarded agent.
+import { type Dispatcher, request } from "undici";
+import type { Config, RetryConfig } from "../config/schema.ts";
+import { type Endpoint, liveSecrets } from "../domain/endpoint.ts";
+import { type DeliveryResult, ok, permanent, transient } from "../domain/error-class.ts";
+import type { EndpointId } from "../domain/ids.ts";
+import { signStandardWebhook } from "../domain/signing.ts";
+import { ssrfBlockOf } from "../fanout/ssrf-guard.ts";
+import type { Metrics } from "../observability/metrics.ts";
+import { classifyAnswer, classifyError } from "../sinks/http/classify.ts";
+import { DRAIN_LIMIT_BYTES, readStart } from "../sinks/http/read-start.ts";
+import { EVENT_ATTEMPT_FIELDS, toEventRecord } from "../store/event-store.ts";
+import type { Keys } from "../store/keys.ts";
+import type { DeliveryJob } from "./attempt-runner.ts";
+import type {
+  Admission,
+  AttemptMetrics,
+  ClaimedDelivery,
+  DeliveryTarget,
+  PreparedAttempt,
+} from "./delivery-target.ts";
+import type { InflightGate } from "./inflight-gate.ts";
+import type { RateGate } from "./rate-gate.ts";
+import { type InFlightAttempts, safeAttempt } from "./safe-deliver.ts";
+import { type SharedBreaker, breakerResultOf } from "./shared-breaker.ts";
+
+/** The endpoint store, as delivery uses it. */
+export interface EndpointReader {
+  get(id: string): Promise<Endpoint | undefined>;
+  disableIfVersion(id: string, version: number, reason: string, now?: number): Promise<boolean>;
+  markFailing(id: string, now?: number): Promise<number | undefined>;
+  markHealthy(id: string): Promise<void>;
+}
+
+export interface EndpointTargetDeps {
+  readonly config: Config;
+  readonly keys: Keys;
+  readonly endpoints: EndpointReader;
+  readonly breaker: SharedBreaker;
+  readonly inflight: InflightGate;
+  readonly rate: RateGate;
+  /** The SSRF-guarded undici dispatcher every endpoint request goes through. */
+  readonly dispatcher: Dispatcher;
+  readonly inFlight?: InFlightAttempts;
+  readonly onDisabled?: (endpoint: Endpoint, reason: string) => void;
+}
+
+interface EndpointAttempt extends PreparedAttempt {
+  readonly endpoint: Endpoint;
+  /** Who holds the endpoint's concurrency slot for this attempt. */
+  readonly holder: string;
+  readonly eventId: string;
+  readonly payload: Buffer;
+}
+
+/** An admitted outbound attempt: the endpoint read at admission, and the slot it holds. */
+type Admitted = Admission & { readonly endpoint?: Endpoint };
+
+const USER_AGENT = "Switchyard-Webhooks/1";
+
+export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<EndpointAttempt> {
+  const { config, endpoints, breaker, inflight, rate } = deps;
+  const outbound = config.outbound;
+  const policy: RetryConfig = { ...config.dispatch.retry, ...outbound.retry };
+  // The endpoint each admitted job read, so prepare() does not read it again.
+  const admitted = new Map<string, Endpoint>();
+  const holder = (job: DeliveryJob): string => String(job.id);
+
+  return {
+    parentKey: (job) => deps.keys.event(job.data.p),
+    parentFields: EVENT_ATTEMPT_FIELDS,
+
+    admit: async (job): Promise<Admitted> => {
+      const id = job.data.e;
+      const endpoint = id === undefined ? undefined : await endpoints.get(id);
+      // A deleted or disabled endpoint is admitted, so prepare() can end its delivery.
+      if (!endpoint || endpoint.disabled) return { pass: true, probe: false };
+      const gate = await breaker.gate(endpoint.id);
+      if (!gate.pass)
+        return { pass: false, until: gate.parkUntil, why: `breaker open for endpoint ${endpoint.id}` };
+      const leaseMs = config.dispatch.lock_ms + outbound.timeout_ms;
+      const slot = await inflight.acquire(
+        endpoint.id,
+        holder(job),
+        outbound.max_in_flight_per_endpoint,
+        leaseMs,
+      );
+      if (!slot.ok) {
+        await breaker.record(endpoint.id, "ignored", gate.probe);
+        return { pass: false, until: Date.now() + slot.retryInMs, why: "endpoint at its concurrency limit" };
+      }
+      if (endpoint.rate_limit_per_s !== undefined) {
+        const taken = await rate.take(endpoint.id, endpoint.rate_limit_per_s);
+        if (!taken.ok) {
+          await inflight.release(endpoint.id, holder(job));
+          await breaker.record(endpoint.id, "ignored", gate.probe);
+          return { pass: false, until: Date.now() + taken.retryInMs, why: "endpoint at its rate limit" };
+        }
+      }
+      admitted.set(holder(job), endpoint);
+      return gate;
+    },
+
+    unadmit: async (job, admission) => {
+      const endpoint = admitted.get(holder(job));
+      admitted.delete(holder(job));
+      if (!endpoint || !admission.pass) return;
+      await inflight.release(endpoint.id, holder(job));
+      await breaker.record(endpoint.id, "ignored", admission.probe);
+    },
+
+    prepare: async (job, claimed: ClaimedDelivery) => {
+      const event = toEventRecord(job.data.p, claimed.parent[0], claimed.parent[1]);
+      if (!event) return "the event record is gone";
+      const endpoint =
+        admitted.get(holder(job)) ?? (job.data.e ? await endpoints.get(job.data.e) : undefined);
+      if (!endpoint) return "the endpoint was deleted";
+      if (endpoint.disabled)
+        return `the endpoint is disabled: ${endpoint.disabled_reason ?? "by an operator"}`;
+      return {
+        target: { kind: "endpoint", id: endpoint.id as EndpointId },
+        source: event.type,
+        tenant: event.tenant,
+        receivedAt: event.createdAt,
+        policy,
+        log: { event_id: event.id, event_type: event.type, tenant: event.tenant, endpoint: endpoint.id },
+        endpoint,
+        holder: holder(job),
+        eventId: event.id,
+        payload: event.payload,
+      };
+    },
+
+    send: async (p, _claimed, admission) => {
+      const result = await safeAttempt(
+        (signal) => post(p, signal),
+        outbound.timeout_ms + 1000,
+        deps.inFlight,
+      );
+      const probe = admission.pass && admission.probe;
+      if (!(result.ok === false && result.failure.kind === "transient" && result.failure.cancelled))
+        await breaker.record(p.endpoint.id, breakerResultOf(result), probe);
+      return result;
+    },
+
+    settled: async (p, result, final) => {
+      admitted.delete(p.holder);
+      await inflight.release(p.endpoint.id, p.holder).catch(() => undefined);
+      if (result.ok) {
+        if (p.endpoint.failing_since !== undefined) await endpoints.markHealthy(p.endpoint.id);
+        return;
+      }
+      const now = Date.now();
+      if (result.failure.statusCode === 410) {
+        await disable(p, "the endpoint answered 410 Gone");
+        return;
+      }
+      if (result.failure.kind === "permanent" && !final) return;
+      const since = await endpoints.markFailing(p.endpoint.id, now);
+      if (since !== undefined && now - since >= outbound.disable_after_ms)
+        await disable(p, `failing without a success since ${new Date(since).toISOString()}`);
+    },
+  };
+
+  async function disable(p: EndpointAttempt, reason: string): Promise<void> {
+    // Only if nobody changed the endpoint since this attempt read it: a fixed URL is not disabled.
+    if (await endpoints.disableIfVersion(p.endpoint.id, p.endpoint.version, reason))
+      deps.onDisabled?.(p.endpoint, reason);
+  }
+
+  async function post(p: EndpointAttempt, signal: AbortSignal): Promise<DeliveryResult> {
+    const now = Date.now();
+    const signed = signStandardWebhook({
+      id: p.eventId,
+      timestampS: Math.floor(now / 1000),
+      body: p.payload,
+      secrets: liveSecrets(p.endpoint, now),
+    });
+    try {
+      const response = await request(p.endpoint.url, {
+        method: "POST",
+        dispatcher: deps.dispatcher,
+        headers: {
+          ...p.endpoint.headers,
+          "content-type": "application/json",
+          "user-agent": USER_AGENT,
+          ...signed,
+        },
+        body: p.payload,
+        signal,
+        headersTimeout: outbound.timeout_ms,
+        bodyTimeout: outbound.timeout_ms,
+      });
+      if (response.statusCode >= 200 && response.statusCode < 300) {
+        await response.body.dump({ limit: DRAIN_LIMIT_BYTES }).catch(() => undefined);
+        return ok;
+      }
+      const bodyStart = await readStart(response.body);
+      return classifyAnswer({ status: response.statusCode, headers: response.headers, bodyStart });
+    } catch (err) {
+      const blocked = ssrfBlockOf(err);
+      if (blocked) return permanent(`refused by the SSRF guard: ${blocked.message}`, { config: true });
+      if (signal.aborted) return transient("attempt aborted");
+      return classifyError(err);
+    }
+  }
+}
+
+/** Outbound attempts count in their own series, labelled by tenant (bounded), never by endpoint id. */
+export function endpointMetrics(metrics: Metrics): AttemptMetrics {
+  const tenantOf = (p: PreparedAttempt | undefined): string => p?.tenant ?? "-";
+  return {
+    attempt: (p, result) => metrics.outboundAttempts.inc({ tenant: tenantOf(p), result }),
+    delivered: (p, latencyS) => metrics.outboundLatency.observe({ tenant: tenantOf(p) }, latencyS),
+    deadLettered: (p, errorClass) =>
+      metrics.outboundDeadLettered.inc({ tenant: tenantOf(p), error_class: errorClass }),
+    fenced: () => metrics.outboundFencedWrites.inc(),
+  };
+}

@@ -1,0 +1,116 @@
+// The worker side of outbound fanout: one BullMQ Worker on the shared outbound queue, whose attempts
+// are bounded per endpoint by limits kept in Redis (breaker, concurrency, rate), so thousands of
+// endpoints need no queue or worker each and one slow endpoint cannot take the pool.
+import { Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Config } from "../config/schema.ts";
+import type { Logger } from "../observability/logger.ts";
+import type { Metrics } from "../observability/metrics.ts";
+import { type DeliveryJobData, OUTBOUND_QUEUE } from "../queue/delivery-job.ts";
+import { keepFinished } from "../queue/delivery-queues.ts";
+import { createGuardedDispatcher } from "../fanout/ssrf-guard.ts";
+import type { DeliveryStore } from "../store/delivery-store.ts";
+import type { Keys } from "../store/keys.ts";
+import { createAttemptRunner } from "./attempt-runner.ts";
+import { type EndpointReader, endpointMetrics, endpointTarget } from "./endpoint-target.ts";
+import { InflightGate } from "./inflight-gate.ts";
+import { RateGate } from "./rate-gate.ts";
+import { InFlightAttempts } from "./safe-deliver.ts";
+import { SharedBreaker } from "./shared-breaker.ts";
+
+export interface OutboundDispatcherDeps {
+  readonly config: Config;
+  readonly keys: Keys;
+  /** BullMQ's connection. */
+  readonly connection: Redis;
+  /** Commands of the ledger and the shared limits (a connection that waits out a blip). */
+  readonly redis: Redis;
+  /** A connection the shared breaker subscribes on. */
+  readonly subscriber: Redis;
+  readonly ledger: DeliveryStore;
+  readonly endpoints: EndpointReader;
+  readonly metrics: Metrics;
+  readonly logger: Logger;
+  /** Resolver of endpoint host names (tests point names at chosen addresses). */
+  readonly lookup?: Parameters<typeof createGuardedDispatcher>[0]["lookup"];
+}
+
+export class OutboundDispatcher {
+  private worker: Worker<DeliveryJobData, void, string> | undefined;
+  private readonly breaker: SharedBreaker;
+  private readonly agent: ReturnType<typeof createGuardedDispatcher>;
+  private readonly inFlight = new InFlightAttempts();
+
+  constructor(private readonly deps: OutboundDispatcherDeps) {
+    const { config, keys, redis } = deps;
+    this.breaker = new SharedBreaker({
+      redis,
+      subscriber: deps.subscriber,
+      keyOf: (id) => keys.endpointGate(id, "breaker"),
+      channel: keys.breakerChannel,
+      config: { ...config.dispatch.breaker, ...config.outbound.breaker },
+      probeLeaseMs: config.outbound.timeout_ms + config.dispatch.lock_ms,
+    });
+    this.agent = createGuardedDispatcher({
+      allowPrivate: config.outbound.allow_private,
+      ...(deps.lookup ? { lookup: deps.lookup } : {}),
+      connect: { timeout: config.outbound.timeout_ms },
+    });
+  }
+
+  async start(): Promise<void> {
+    const { config, keys, connection, logger, metrics } = this.deps;
+    await this.breaker.start();
+    const target = endpointTarget({
+      config,
+      keys,
+      endpoints: this.deps.endpoints,
+      breaker: this.breaker,
+      inflight: new InflightGate(this.deps.redis, (id) => keys.endpointGate(id, "inflight")),
+      rate: new RateGate(this.deps.redis, (id) => keys.endpointGate(id, "rate")),
+      dispatcher: this.agent,
+      inFlight: this.inFlight,
+      onDisabled: (endpoint, reason) => {
+        metrics.outboundEndpointsDisabled.inc({ tenant: endpoint.tenant ?? "-" });
+        logger.warn({ endpoint: endpoint.id, tenant: endpoint.tenant, reason }, "endpoint disabled");
+      },
+    });
+    const processor = createAttemptRunner({
+      target,
+      ledger: this.deps.ledger,
+      metrics: endpointMetrics(metrics),
+      logger,
+      leaseMs: config.dispatch.lock_ms,
+      maxRetryAfterMs: config.dispatch.max_retry_after_ms,
+    });
+    const lockMs = config.dispatch.lock_ms;
+    this.worker = new Worker<DeliveryJobData, void, string>(OUTBOUND_QUEUE, processor, {
+      connection,
+      prefix: keys.queuePrefix(OUTBOUND_QUEUE),
+      concurrency: config.outbound.concurrency,
+      lockDuration: lockMs,
+      stalledInterval: Math.max(1000, Math.floor(lockMs / 2)),
+      maxStalledCount: 5,
+      ...keepFinished(config.retention_s),
+    });
+    this.worker.on("error", (err) =>
+      logger.error({ queue: OUTBOUND_QUEUE, err: err.message }, "worker error"),
+    );
+  }
+
+  /** Stop taking jobs; in-flight attempts get `graceMs`, then are handed back unattempted. */
+  async close(graceMs = 25_000): Promise<void> {
+    const worker = this.worker;
+    if (worker) {
+      const graceful = worker.close();
+      const timeout = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), graceMs).unref());
+      if ((await Promise.race([graceful, timeout])) === "timeout") {
+        this.inFlight.cancelAll();
+        await Promise.race([graceful, new Promise((r) => setTimeout(r, 2000).unref())]);
+        await worker.close(true);
+      }
+    }
+    await this.breaker.close();
+    await this.agent.close();
+  }
+}
