@@ -1,8 +1,10 @@
 // The HTTP API as one Hono app: routes are mounted here and `onError` is the single place that turns
 // errors into answers (`{"error":{"code","message"}}`).
 import { Hono } from "hono";
+import { DomainError } from "../domain/errors.ts";
 import type { Logger } from "../observability/logger.ts";
-import { ApiError } from "./api-error.ts";
+import { asStoreUnavailable } from "../store/store-errors.ts";
+import { ApiError, INGEST_STATUS } from "./api-error.ts";
 
 /** Build the app from route groups; each group is a Hono sub-app mounted at `/`. */
 export function createApp(routes: readonly Hono[], logger: Logger): Hono {
@@ -17,6 +19,14 @@ export function createApp(routes: readonly Hono[], logger: Logger): Hono {
     if (err instanceof ApiError) {
       for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
       return c.json({ error: { code: err.code, message: err.message } }, err.status);
+    }
+    // A domain error, or a Redis outage met by any route: the same status for the same cause.
+    const domain = err instanceof DomainError ? err : asStoreUnavailable(err);
+    if (domain) {
+      if (domain.code === "store_unavailable")
+        logger.warn({ err: (err as Error).message }, "store unavailable while answering a request");
+      if (domain.retryAfterS !== undefined) c.header("retry-after", String(domain.retryAfterS));
+      return c.json({ error: { code: domain.code, message: domain.message } }, INGEST_STATUS[domain.code]);
     }
     logger.error({ err }, "unhandled error in request");
     return c.json({ error: { code: "internal", message: "internal error" } }, 500);

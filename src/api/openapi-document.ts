@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document of Switchyard's HTTP API, written by hand and kept small: the paths, their
 // auth, status codes and the main fields. SPEC.md is the contract; this is its machine-readable index.
 import { endpointPaths } from "./openapi-endpoints.ts";
+import { eventPaths } from "./openapi-events.ts";
 import { openApiSchemas, ref } from "./openapi-schemas.ts";
 
 const json = (schema: Record<string, unknown>): Record<string, unknown> => ({
@@ -238,6 +239,7 @@ export const openApiDocument = {
       },
     },
     ...endpointPaths({ json, error, admin, pathParam, query, adminErrors }),
+    ...eventPaths({ json, error, admin, pathParam, query, adminErrors }),
     "/admin/queues": {
       get: {
         tags: ["admin"],

@@ -1,21 +1,11 @@
-// Why an inbound hook was not accepted. The API maps each code to its SPEC status in one place.
+// Why an inbound hook was not accepted: a domain error, mapped to its status in the API's one table.
+import { DomainError, type DomainErrorCode } from "../domain/errors.ts";
 
-export type IngestErrorCode =
-  | "unknown_source"
-  | "verification_failed"
-  | "payload_too_large"
-  | "store_unavailable"
-  | "overloaded"
-  | "shutting_down";
+export type IngestErrorCode = DomainErrorCode;
 
-export class IngestError extends Error {
-  constructor(
-    readonly code: IngestErrorCode,
-    message: string,
-    /** Seconds the provider should wait before retrying, for 429/503. */
-    readonly retryAfterS?: number,
-  ) {
-    super(message);
+export class IngestError extends DomainError {
+  constructor(code: IngestErrorCode, message: string, retryAfterS?: number) {
+    super(code, message, retryAfterS);
     this.name = "IngestError";
   }
 }

@@ -2,7 +2,13 @@
 // acknowledged that was not stored) and the same process recovers when Redis is back.
 import { afterEach, expect, it } from "vitest";
 import { type DevRedis, startPrivateRedis } from "../../src/runtime/dev-redis.ts";
-import { type TestGateway, eventually, startTestGateway, testConfig } from "../support/test-gateway.ts";
+import {
+  ADMIN_TOKEN,
+  type TestGateway,
+  eventually,
+  startTestGateway,
+  testConfig,
+} from "../support/test-gateway.ts";
 
 let redis: DevRedis | undefined;
 let gw: TestGateway | undefined;
@@ -45,4 +51,41 @@ it("answers 503 store_unavailable while Redis is down and recovers when it retur
   );
   expect(back.status).toBe(202);
   expect((await fetch(`${gw.url}/readyz`)).status).toBe(200);
+});
+
+it("regression: admin routes answered a store outage with 500; every route answers it 503 store_unavailable", async () => {
+  redis = await startPrivateRedis();
+  const config = testConfig(
+    {
+      sinks: { a: { type: "http", url: "http://127.0.0.1:9/" } },
+      sources: { open: { verify: { type: "none" }, sinks: ["a"] } },
+    },
+    redis.url,
+  );
+  gw = await startTestGateway(config, { roles: ["api"] });
+  const accepted = (await (
+    await fetch(`${gw.url}/webhooks/open`, { method: "POST", body: "{}" })
+  ).json()) as {
+    id: string;
+  };
+  await redis.stop();
+  redis = undefined;
+  const auth = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
+  const calls: [string, string, unknown?][] = [
+    ["GET", `/v1/hooks/${accepted.id}`],
+    ["GET", "/v1/dlq"],
+    ["POST", "/v1/replays", { filter: {} }],
+    ["GET", "/v1/endpoints"],
+    ["POST", "/v1/events", { type: "order.paid", payload: {} }],
+  ];
+  for (const [method, path, body] of calls) {
+    const res = await fetch(`${gw.url}${path}`, {
+      method,
+      headers: auth,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    expect([path, res.status]).toEqual([path, 503]);
+    expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("store_unavailable");
+  }
 });
