@@ -256,6 +256,14 @@ export const configSchema = z
         message: `${cfg.retention_s} s is shorter than dispatch.retry.max_elapsed_ms (${cfg.dispatch.retry.max_elapsed_ms} ms)`,
       });
     }
+    const outboundElapsed = cfg.outbound.retry?.max_elapsed_ms;
+    if (outboundElapsed !== undefined && retentionMs < outboundElapsed) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["outbound", "retry", "max_elapsed_ms"],
+        message: `${outboundElapsed} ms is longer than retention_s (${cfg.retention_s} s)`,
+      });
+    }
     for (const [sourceName, src] of Object.entries(cfg.sources)) {
       const elapsed = src.retry?.max_elapsed_ms;
       if (elapsed !== undefined && retentionMs < elapsed) {
