@@ -6,13 +6,13 @@
 import { type Dispatcher, request } from "undici";
 import type { Config, RetryConfig } from "../config/schema.ts";
 import { type Endpoint, liveSecrets } from "../domain/endpoint.ts";
-import { type DeliveryResult, ok, permanent, transient } from "../domain/error-class.ts";
+import { type DeliveryResult, permanent, transient } from "../domain/error-class.ts";
 import type { EndpointId } from "../domain/ids.ts";
 import { signStandardWebhook } from "../domain/signing.ts";
 import { ssrfBlockOf } from "../fanout/ssrf-guard.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import { classifyAnswer, classifyError } from "../sinks/http/classify.ts";
-import { DRAIN_LIMIT_BYTES, readStart } from "../sinks/http/read-start.ts";
+import { classifyError } from "../sinks/http/classify.ts";
+import { resultOfAnswer } from "../sinks/http/read-start.ts";
 import { EVENT_ATTEMPT_FIELDS, toEventRecord } from "../store/event-store.ts";
 import type { Keys } from "../store/keys.ts";
 import type { DeliveryJob } from "./attempt-runner.ts";
@@ -195,12 +195,7 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
         headersTimeout: outbound.timeout_ms,
         bodyTimeout: outbound.timeout_ms,
       });
-      if (response.statusCode >= 200 && response.statusCode < 300) {
-        await response.body.dump({ limit: DRAIN_LIMIT_BYTES }).catch(() => undefined);
-        return ok;
-      }
-      const bodyStart = await readStart(response.body);
-      return classifyAnswer({ status: response.statusCode, headers: response.headers, bodyStart });
+      return await resultOfAnswer(response);
     } catch (err) {
       const blocked = ssrfBlockOf(err);
       if (blocked) return permanent(`refused by the SSRF guard: ${blocked.message}`, { config: true });

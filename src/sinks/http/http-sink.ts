@@ -2,13 +2,13 @@
 // Webhooks headers when a secret is configured, and turns the answer into a DeliveryResult.
 import { Pool } from "undici";
 import type { HttpSinkConfig } from "../../config/schema.ts";
-import { ok, transient, type DeliveryResult } from "../../domain/error-class.ts";
+import { transient, type DeliveryResult } from "../../domain/error-class.ts";
 import type { Delivery } from "../../domain/hook.ts";
 import { decodeSecret, signStandardWebhook } from "../../domain/signing.ts";
 import { queueMessageHeaders } from "../queue-message.ts";
 import type { SinkFactory } from "../sink.ts";
-import { classifyAnswer, classifyError } from "./classify.ts";
-import { DRAIN_LIMIT_BYTES, readStart } from "./read-start.ts";
+import { classifyError } from "./classify.ts";
+import { resultOfAnswer } from "./read-start.ts";
 
 const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
@@ -84,13 +84,7 @@ export const createHttpSink: SinkFactory<HttpSinkConfig> = (name, config) => {
         body: delivery.hook.body,
         signal,
       });
-      if (response.statusCode >= 200 && response.statusCode < 300) {
-        // Nothing of a success body is kept: discard it (undici closes the connection past the limit).
-        await response.body.dump({ limit: DRAIN_LIMIT_BYTES }).catch(() => undefined);
-        return ok;
-      }
-      const bodyStart = await readStart(response.body);
-      return classifyAnswer({ status: response.statusCode, headers: response.headers, bodyStart });
+      return await resultOfAnswer(response);
     } catch (err) {
       if (signal.aborted) return transient("attempt aborted");
       if (TIMEOUT_CODES.has(errorCodeOf(err) ?? ""))

@@ -1,6 +1,8 @@
 // Reading a response body just enough: its start for a failure reason, and the rest drained so undici can put
 // the keep-alive connection back in the pool. A body that goes on and on is cut off rather than read forever.
 import type { Readable } from "node:stream";
+import { type DeliveryResult, ok } from "../../domain/error-class.ts";
+import { classifyAnswer } from "./classify.ts";
 
 /** Bytes of the body kept for a failure reason (the DLQ never stores more than 1 KiB of a response). */
 export const KEEP_BYTES = 1024;
@@ -33,4 +35,19 @@ export async function readStart(body: Readable): Promise<string> {
     // The outcome rests on the status; a broken body only shortens the reason.
   }
   return Buffer.concat(kept).toString("utf8");
+}
+
+/** What an HTTP answer means for a delivery: a 2xx is ok (its body discarded), anything else classified. */
+export async function resultOfAnswer(response: {
+  readonly statusCode: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: Readable & { dump(opts: { limit: number }): Promise<void> };
+}): Promise<DeliveryResult> {
+  if (response.statusCode >= 200 && response.statusCode < 300) {
+    // Nothing of a success body is kept: discard it (undici closes the connection past the limit).
+    await response.body.dump({ limit: DRAIN_LIMIT_BYTES }).catch(() => undefined);
+    return ok;
+  }
+  const bodyStart = await readStart(response.body);
+  return classifyAnswer({ status: response.statusCode, headers: response.headers, bodyStart });
 }
