@@ -51,11 +51,17 @@ export class Dispatcher {
     }
     for (const sink of sinks.values()) {
       const sinkConfig = config.sinks[sink.name];
-      const breaker = new SinkBreaker({ ...config.dispatch.breaker, ...sinkConfig?.breaker }, (state) => {
-        metrics.breakerState.set({ sink: sink.name }, BREAKER_GAUGE[state]);
-        metrics.breakerTransitions.inc({ sink: sink.name, to: state });
-        this.deps.logger.warn({ sink: sink.name, state }, "breaker state changed");
-      });
+      const breaker = new SinkBreaker(
+        { ...config.dispatch.breaker, ...sinkConfig?.breaker },
+        (state) => {
+          metrics.breakerState.set({ sink: sink.name }, BREAKER_GAUGE[state]);
+          metrics.breakerTransitions.inc({ sink: sink.name, to: state });
+          this.deps.logger.warn({ sink: sink.name, state }, "breaker state changed");
+        },
+        Date.now,
+        // A probe ends by its attempt's timeout at the latest: waiters park until then.
+        config.dispatch.attempt_timeout_ms,
+      );
       metrics.breakerState.set({ sink: sink.name }, 0);
       this.breakers.push(breaker);
       const processor = createDeliveryProcessor({

@@ -24,11 +24,17 @@ export class SinkBreaker {
   private consecutiveOpens = 0;
   private openedAt = 0;
   private probeInFlight = false;
+  private probeStartedAt = 0;
 
+  /**
+   * `probeDeadlineMs`: how long a probe can take at most (the attempt timeout); jobs arriving while it
+   * runs are parked until then, so they wake once per probe rather than every second.
+   */
   constructor(
     private readonly config: BreakerConfig,
     private readonly onStateChange: (state: BreakerStateName) => void = () => undefined,
     private readonly now: () => number = Date.now,
+    private readonly probeDeadlineMs: number = Math.min(config.open_ms, 1000),
   ) {
     this.breaker = new CircuitBreaker<[Attempt], DeliveryResult>(
       async (attempt: Attempt) => {
@@ -60,9 +66,9 @@ export class SinkBreaker {
     if (this.breaker.opened) return { pass: false, parkUntil: this.openedAt + this.openPeriodMs() };
     if (!this.breaker.halfOpen) return { pass: true, probe: false };
     // One probe decides; the rest wait for its answer.
-    if (this.probeInFlight)
-      return { pass: false, parkUntil: this.now() + Math.min(this.config.open_ms, 1000) };
+    if (this.probeInFlight) return { pass: false, parkUntil: this.probeStartedAt + this.probeDeadlineMs };
     this.probeInFlight = true;
+    this.probeStartedAt = this.now();
     // If the probe fails opossum re-opens at once and reads the period then: make it the doubled one.
     this.setResetTimeout(this.openPeriodMs(this.consecutiveOpens + 1));
     return { pass: true, probe: true };

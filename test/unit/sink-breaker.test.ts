@@ -84,3 +84,26 @@ describe("SinkBreaker", () => {
     expect(periods[2]).toBeLessThan(235);
   });
 });
+
+describe("regression: breaker herd (half-open waiters parked for only 1 s each)", () => {
+  it("parks jobs that arrive while the probe runs until the probe's deadline", async () => {
+    let now = 0;
+    const b = new SinkBreaker(
+      { failures: 1, open_ms: 100, max_open_ms: 1000 },
+      () => undefined,
+      () => now,
+      30_000,
+    );
+    await b.run(async () => transient("down"), false); // opens
+    now = 150;
+    await new Promise((r) => setTimeout(r, 130)); // opossum's reset timer: half-open
+    const probe = b.gate();
+    expect(probe).toEqual({ pass: true, probe: true });
+    now = 200;
+    // Every waiter wakes once, when the probe must have ended: not every second while it runs.
+    expect(b.gate()).toEqual({ pass: false, parkUntil: 150 + 30_000 });
+    now = 5_000;
+    expect(b.gate()).toEqual({ pass: false, parkUntil: 150 + 30_000 });
+    b.shutdown();
+  });
+});
