@@ -224,6 +224,14 @@ export const configSchema = z
         lock_ms: positiveInt.default(10_000),
       })
       .prefault({}),
+    /** Hooks kept after failing verification (sources with on_verify_failure: quarantine). */
+    quarantine: z
+      .object({
+        max_entries: positiveInt.max(1_000_000).default(1000),
+        max_bytes: positiveInt.default(16 * 1024 * 1024),
+        ttl_s: positiveInt.default(86_400),
+      })
+      .prefault({}),
     outbound: z
       .object({
         /** Let endpoints point at private, loopback or link-local addresses (the SSRF guard off). */

@@ -7,6 +7,7 @@ import { type HookRecord, idempotencyKey, sinkDeliveryId } from "../domain/hook.
 import { type HookId, bucketFor, newId } from "../domain/ids.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
+import type { QuarantinedHook } from "../store/quarantine-store.ts";
 import { computeDedupKey } from "./dedup-key.ts";
 import type { DepthGate } from "./depth-gate.ts";
 import { IngestError } from "./ingest-error.ts";
@@ -45,8 +46,14 @@ export interface ReplicaWaiter {
   wait(replicas: number, timeoutMs: number): Promise<number>;
 }
 
+/** The quarantine store, as ingest uses it. */
+export interface QuarantineWriter {
+  add(hook: Omit<QuarantinedHook, "size"> & { readonly body: Buffer }): Promise<boolean>;
+}
+
 export interface IngestDeps {
   readonly config: Config;
+  readonly quarantine: QuarantineWriter;
   readonly hooks: HookWriter;
   readonly jobs: JobWriter;
   readonly replicas: ReplicaWaiter;
@@ -59,8 +66,6 @@ export interface IngestDeps {
 /** How long a provider should wait after a 503 from us. */
 const STORE_RETRY_AFTER_S = 5;
 const OVERLOAD_RETRY_AFTER_S = 30;
-/** How long a quarantined hook is kept. */
-const QUARANTINE_TTL_S = 86_400;
 
 export class IngestService {
   private draining = false;
@@ -85,8 +90,14 @@ export class IngestService {
     const verdict = verifySignature(source.verify, { headers: req.headers, body: req.body }, receivedAt);
     if (!verdict.ok) {
       metrics.verifyFailures.inc({ source: req.source, scheme: verifySchemeName(source.verify) });
-      this.deps.logger.info({ source: req.source, reason: verdict.reason }, "verification failed");
-      if (source.on_verify_failure === "quarantine") await this.quarantine(req, source, receivedAt);
+      const quarantineId =
+        source.on_verify_failure === "quarantine"
+          ? await this.quarantine(req, source, receivedAt, verdict.reason)
+          : undefined;
+      this.deps.logger.info(
+        { source: req.source, reason: verdict.reason, quarantine_id: quarantineId },
+        "verification failed",
+      );
       throw new IngestError("verification_failed", "signature verification failed");
     }
     if (this.deps.depth.isOver(req.source)) {
@@ -137,17 +148,28 @@ export class IngestService {
   }
 
   /**
-   * Keep a hook that failed verification, with no deliveries, for an operator to inspect. Without
-   * rows nothing keeps it alive: its record lives as long as its dedup key, a day.
+   * Keep a hook that failed verification for an operator to inspect, in the capped quarantine store:
+   * never dedup-parsed (its bytes are untrusted) and never delivered. Returns its id.
    */
-  private async quarantine(req: IngestRequest, source: SourceConfig, receivedAt: number): Promise<void> {
-    const identity = `quarantine:${newId("hk")}`;
-    const hook = {
-      ...this.buildRecord(req, source, receivedAt, []),
-      id: newId("hk", receivedAt, bucketFor(identity)),
-      idempotencyKey: identity,
-    };
-    await this.store(() => this.deps.hooks.persist(hook, { dedupTtlS: QUARANTINE_TTL_S, staleAfterMs: 0 }));
+  private async quarantine(
+    req: IngestRequest,
+    source: SourceConfig,
+    receivedAt: number,
+    reason: string,
+  ): Promise<string | undefined> {
+    const id = newId("hk", receivedAt);
+    const kept = await this.store(() =>
+      this.deps.quarantine.add({
+        id,
+        source: req.source,
+        tenant: req.tenant ?? source.tenant,
+        received_at: receivedAt,
+        reason,
+        headers: req.headers,
+        body: req.body,
+      }),
+    );
+    return kept ? id : undefined;
   }
 
   /**

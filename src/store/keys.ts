@@ -96,6 +96,21 @@ export class Keys {
     return `${this.prefix}:breaker-changes`;
   }
 
+  /** Sorted set: quarantined hooks by received_at (one tag: the store is small and capped). */
+  get quarantineIndex(): string {
+    return `{${this.prefix}:quarantine}:index`;
+  }
+
+  /** String: bytes the quarantine holds, against its cap. */
+  get quarantineBytes(): string {
+    return `{${this.prefix}:quarantine}:bytes`;
+  }
+
+  /** Hash: one quarantined hook. */
+  quarantined(id: string): string {
+    return `{${this.prefix}:quarantine}:q:${id}`;
+  }
+
   /** String: the recovery tick lock, so two ticks never run at once cluster-wide. */
   get recoveryLock(): string {
     return `${this.queuePrefix("maintenance")}:recovery-lock`;

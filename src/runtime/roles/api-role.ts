@@ -9,6 +9,8 @@ import { claimRoutes } from "../../api/routes/claims.ts";
 import { dlqRoutes } from "../../api/routes/dlq.ts";
 import { endpointRoutes } from "../../api/routes/endpoints.ts";
 import { eventRoutes } from "../../api/routes/events.ts";
+import { quarantineRoutes } from "../../api/routes/quarantine.ts";
+import { QuarantineStore } from "../../store/quarantine-store.ts";
 import { healthRoutes } from "../../api/routes/health.ts";
 import { hookRoutes } from "../../api/routes/hooks.ts";
 import { metricsRoutes } from "../../api/routes/metrics.ts";
@@ -33,8 +35,14 @@ export async function startApiRole(core: Core, opts: { listen: boolean }): Promi
   const depth = new DepthGate(config, queues, metrics, logger);
   await depth.start();
   life.onStop("depth gate", async () => depth.stop());
+  const quarantine = new QuarantineStore(redis, keys, {
+    maxEntries: config.quarantine.max_entries,
+    maxBytes: config.quarantine.max_bytes,
+    ttlS: config.quarantine.ttl_s,
+  });
   const ingest = new IngestService({
     config,
+    quarantine,
     hooks,
     jobs: queues,
     replicas: { wait: (n, timeoutMs) => redis.wait(n, timeoutMs) },
@@ -57,6 +65,7 @@ export async function startApiRole(core: Core, opts: { listen: boolean }): Promi
       dlqRoutes({ dlq, ledger, queues, auth }),
       replayRoutes({ replays, replayQueue, dlq, hooks, ledger, auth }),
       claimRoutes({ hooks, auth, signer: core.claimSigner }),
+      quarantineRoutes({ quarantine, auth }),
       endpointRoutes({ endpoints: core.endpoints, auth, allowPrivate: config.outbound.allow_private }),
       eventRoutes({
         store: core.events,
