@@ -67,6 +67,11 @@ export async function boot(opts: BootOptions): Promise<void> {
       .then(() => devRedis?.stop())
       .then(() => process.exit(0));
   };
+  // A rejection nobody awaited (ioredis flushing a closed connection's commands while roles stop) must
+  // not turn a clean drain into an exit 1: log it, keep draining.
+  process.on("unhandledRejection", (err) =>
+    logger.error({ err: err instanceof Error ? err.message : String(err) }, "unhandled rejection"),
+  );
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
 }
