@@ -20,6 +20,7 @@ import { IngestService } from "../../ingest/ingest-service.ts";
 import { createMaintenanceQueue } from "../../queue/maintenance-queue.ts";
 import { drainHttp, listenHttp } from "../http-server.ts";
 import type { Core } from "./core.ts";
+import type { Resolver } from "../../fanout/ssrf-guard.ts";
 
 export interface ApiRole {
   readonly app: Hono;
@@ -27,7 +28,10 @@ export interface ApiRole {
   readonly port: number | undefined;
 }
 
-export async function startApiRole(core: Core, opts: { listen: boolean }): Promise<ApiRole> {
+export async function startApiRole(
+  core: Core,
+  opts: { listen: boolean; resolve?: Resolver },
+): Promise<ApiRole> {
   const { config, keys, logger, metrics, redis, hooks, dlq, queues, replays, replayQueue, ledger } = core;
   const life = core.life.role("api");
   const depth = new DepthGate(config, queues, metrics, logger);
@@ -57,7 +61,12 @@ export async function startApiRole(core: Core, opts: { listen: boolean }): Promi
       dlqRoutes({ dlq, ledger, queues, auth }),
       replayRoutes({ replays, replayQueue, dlq, hooks, ledger, auth }),
       claimRoutes({ hooks, auth, signer: core.claimSigner }),
-      endpointRoutes({ endpoints: core.endpoints, auth, allowPrivate: config.outbound.allow_private }),
+      endpointRoutes({
+        endpoints: core.endpoints,
+        auth,
+        allowPrivate: config.outbound.allow_private,
+        ...(opts.resolve ? { resolve: opts.resolve } : {}),
+      }),
       eventRoutes({
         store: core.events,
         events: core.events,
