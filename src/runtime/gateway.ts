@@ -1,5 +1,6 @@
 // Assembles a Switchyard process from its config and roles: the shared core (Redis, stores, queues),
 // then each role. On stop the roles stop in parallel under one deadline, then the core closes.
+import type { Resolver } from "../fanout/ssrf-guard.ts";
 import type { Hono } from "hono";
 import type { Config } from "../config/schema.ts";
 import { type Logger, createLogger } from "../observability/logger.ts";
@@ -37,6 +38,8 @@ export interface GatewayOptions {
   readonly recovery?: RecoveryRunnerOptions;
   /** Times BullMQ may find a delivery job stalled before failing it (tests lower it). */
   readonly maxStalledCount?: number;
+  /** Resolver of endpoint host names, at registration and at send time (tests point names at chosen addresses). */
+  readonly outboundLookup?: Resolver;
 }
 
 export interface Gateway {
@@ -96,7 +99,10 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     if (roles.has("dispatch")) await startDispatchRole(core, { ...opts, graceMs });
     if (roles.has("recovery")) await startRecoveryRole(core, { ...opts, graceMs });
     if (roles.has("api")) {
-      api = await startApiRole(core, { listen: opts.listen !== false });
+      api = await startApiRole(core, {
+        listen: opts.listen !== false,
+        ...(opts.outboundLookup ? { resolve: opts.outboundLookup } : {}),
+      });
       if (api.port !== undefined) logger.info({ port: api.port, roles: [...roles] }, "switchyard listening");
     }
   } catch (err) {

@@ -22,6 +22,7 @@ import { IngestService } from "../../ingest/ingest-service.ts";
 import { createMaintenanceQueue } from "../../queue/maintenance-queue.ts";
 import { drainHttp, listenHttp } from "../http-server.ts";
 import type { Core } from "./core.ts";
+import type { Resolver } from "../../fanout/ssrf-guard.ts";
 
 export interface ApiRole {
   readonly app: Hono;
@@ -29,7 +30,10 @@ export interface ApiRole {
   readonly port: number | undefined;
 }
 
-export async function startApiRole(core: Core, opts: { listen: boolean }): Promise<ApiRole> {
+export async function startApiRole(
+  core: Core,
+  opts: { listen: boolean; resolve?: Resolver },
+): Promise<ApiRole> {
   const { config, keys, logger, metrics, redis, hooks, dlq, queues, replays, replayQueue, ledger } = core;
   const life = core.life.role("api");
   const depth = new DepthGate(config, queues, metrics, logger);
@@ -66,7 +70,12 @@ export async function startApiRole(core: Core, opts: { listen: boolean }): Promi
       replayRoutes({ replays, replayQueue, dlq, hooks, ledger, auth }),
       claimRoutes({ hooks, auth, signer: core.claimSigner }),
       quarantineRoutes({ quarantine, auth }),
-      endpointRoutes({ endpoints: core.endpoints, auth, allowPrivate: config.outbound.allow_private }),
+      endpointRoutes({
+        endpoints: core.endpoints,
+        auth,
+        allowPrivate: config.outbound.allow_private,
+        ...(opts.resolve ? { resolve: opts.resolve } : {}),
+      }),
       eventRoutes({
         store: core.events,
         events: core.events,

@@ -7,12 +7,13 @@ import type { Sink } from "../../sinks/sink.ts";
 import { DeliveryStore, ledgerOptions } from "../../store/delivery-store.ts";
 import { createWorkerRedis } from "../redis.ts";
 import type { Core } from "./core.ts";
+import type { Resolver } from "../../fanout/ssrf-guard.ts";
 
 const SINK_CLOSE_MS = 3000;
 
 export async function startDispatchRole(
   core: Core,
-  opts: { graceMs?: number; maxStalledCount?: number },
+  opts: { graceMs?: number; maxStalledCount?: number; outboundLookup?: Resolver },
 ): Promise<void> {
   const { config, logger, keys } = core;
   const life = core.life.role("dispatch");
@@ -73,6 +74,7 @@ export async function startDispatchRole(
     endpoints: core.endpoints,
     metrics: core.metrics,
     logger,
+    ...(opts.outboundLookup ? { lookup: opts.outboundLookup } : {}),
   });
   life.onStop("outbound dispatcher", () => outbound.close(opts.graceMs));
   await outbound.start();
