@@ -10,6 +10,7 @@ import type { ErrorClass } from "../domain/error-class.ts";
 import { type DeliveryId, type HookId, type ReplayId, bucketOf } from "../domain/ids.ts";
 import { dlqIndexKeys } from "./dlq-index.ts";
 import type { Keys } from "./keys.ts";
+import { parseRow } from "./delivery-row.ts";
 import { LuaScript } from "./lua-script.ts";
 import { TickBatch } from "./tick-batch.ts";
 
@@ -89,37 +90,7 @@ export function ledgerOptions(config: Pick<Config, "retention_s" | "recovery">):
   return { retentionS: config.retention_s, staleAfterMs: config.recovery.stale_after_ms };
 }
 
-const int = (v: string | undefined): number | undefined =>
-  v === undefined || v === "" ? undefined : Number(v);
-
-export function parseRow(id: DeliveryId, raw: Record<string, string>): DeliveryRow | undefined {
-  const target = raw.t === undefined ? undefined : parseTarget(raw.t);
-  if (raw.st === undefined || raw.p === undefined || !target) return undefined;
-  return {
-    id,
-    parentId: raw.p,
-    target,
-    state: raw.st as DeliveryState,
-    attempts: Number(raw.a ?? 0),
-    createdAt: Number(raw.c ?? 0),
-    firstAttemptAt: int(raw.fa),
-    lastAttemptAt: int(raw.la),
-    nextAttemptAt: int(raw.na),
-    deliveredAt: int(raw.da),
-    deadAt: int(raw.xa),
-    lastError: raw.le,
-    errorClass: raw.ec as ErrorClass | undefined,
-    statusCode: int(raw.sc),
-    leaseOwner: raw.lo,
-    leaseUntil: int(raw.lu),
-    fence: Number(raw.f ?? 0),
-    replayId: raw.rp as ReplayId | undefined,
-    source: raw.s ?? "",
-    tenant: raw.tn,
-    enqueueFailed: raw.ef === "1",
-    purged: raw.purged === "1",
-  };
-}
+export { parseRow };
 
 export class DeliveryStore {
   private readonly writes: TickBatch<FinishWrite, boolean>;
