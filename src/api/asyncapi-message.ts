@@ -75,6 +75,10 @@ const hookMessageHeaders = {
     "x-switchyard-idempotency-key": { type: "string" },
     "x-switchyard-attempt": { type: "string", description: "Delivery attempt, 1 for the first." },
     "x-switchyard-replay-id": { type: "string", description: "Present on replayed deliveries." },
+    traceparent: {
+      type: "string",
+      description: "W3C trace context of the delivery attempt's span; present when tracing is on.",
+    },
   },
 } as const;
 

@@ -10,6 +10,7 @@ import { type DeliveryResult, type SinkFailure, errorClassOf } from "../domain/e
 import type { DeliveryId } from "../domain/ids.ts";
 import { type Random, decideRetry } from "../domain/retry-policy.ts";
 import type { Logger } from "../observability/logger.ts";
+import { type AttemptSpan, TRACING_OFF, type Tracing } from "../observability/tracing.ts";
 import { type DeliveryJob, deliveryOf } from "../queue/delivery-job.ts";
 import type { ClaimResult, DeliveryStore, Finish } from "../store/delivery-store.ts";
 import { deadLetterError, parkJob, withJitter } from "./bullmq-control.ts";
@@ -31,6 +32,8 @@ export interface RunnerDeps<P extends PreparedAttempt> {
   /** The lease an attempt holds on its row; renewed while the attempt runs. */
   readonly leaseMs: number;
   readonly maxRetryAfterMs: number;
+  /** A span per attempt, child of the hook's or event's stored trace context (default: off). */
+  readonly tracing?: Tracing;
   readonly now?: () => number;
   readonly random?: Random;
 }
@@ -42,6 +45,7 @@ interface Held {
   admission?: Admission | undefined;
   row?: LedgerRow | undefined;
   writer?: { fence: number };
+  span?: AttemptSpan | undefined;
 }
 
 /** BullMQ's own control errors (and ours built on them) pass through untouched. */
@@ -61,6 +65,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
   const now = deps.now ?? Date.now;
   const random = deps.random ?? Math.random;
   const { target, ledger, metrics, leaseMs, logger } = deps;
+  const tracing = deps.tracing ?? TRACING_OFF;
 
   return async (job, token) => {
     const held: Held = {};
@@ -71,6 +76,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       // A bug or an infrastructure error mid-attempt: never let BullMQ fail the job for it (its
       // attempt count is not ours). Hand the row back unattempted and come back shortly.
       logger.error({ job_id: job.id, err: (err as Error).message }, "attempt failed unexpectedly");
+      held.span?.end({ result: "error", next: "released" });
       if (held.admission) await target.unadmit(job, held.admission).catch(() => undefined);
       if (held.row && held.writer)
         await ledger.finish(held.row, held.writer, { outcome: "release" }).catch(() => undefined);
@@ -157,7 +163,11 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       return deadLetter(prepared, row, writer, { kind: "transient", reason }, log, "attempts", false);
     }
 
-    // Phase 3: send, renewing the lease while the attempt runs long.
+    // Phase 3: send, renewing the lease while the attempt runs long. The attempt is a span of the
+    // hook's trace (tracing on), and its log lines carry the trace id.
+    const span = tracing.startAttempt(prepared.target, prepared.traceParent, log);
+    held.span = span;
+    const traced = span ? { ...log, trace_id: span.traceId } : log;
     const startedAt = now();
     const renewal = setInterval(
       () => void ledger.renew(id, claim.fence, now() + leaseMs).catch(() => undefined),
@@ -165,17 +175,18 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     );
     let result: DeliveryResult;
     try {
-      result = await target.send(prepared, claimed, admission);
+      result = await target.send(prepared, claimed, admission, span?.traceparent);
     } finally {
       clearInterval(renewal);
     }
     // From here the target accounts for the admission itself (settled, or unadmit when handed back).
     held.admission = undefined;
     const finishedAt = now();
-    const attemptLog = { ...log, duration_ms: finishedAt - startedAt };
+    const attemptLog = { ...traced, duration_ms: finishedAt - startedAt };
 
     // Phase 4: record the outcome, then hand it to BullMQ.
     if (result.ok) {
+      span?.end({ result: "ok", next: "delivered" });
       metrics.attempt(prepared, "ok");
       metrics.delivered(prepared, (finishedAt - prepared.receivedAt) / 1000);
       if (await record(row, writer, { outcome: "delivered" }, finishedAt))
@@ -187,6 +198,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     if (failure.kind === "transient" && failure.cancelled) {
       // Not the destination's answer (this process is stopping, or the breaker opened first): hand
       // the delivery back as it was, unattempted.
+      span?.end({ result: "cancelled", next: "released" });
       held.row = undefined;
       await target.unadmit(job, admission);
       await record(row, writer, { outcome: "release" }, finishedAt);
@@ -203,6 +215,11 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       policy: prepared.policy,
       maxRetryAfterMs: deps.maxRetryAfterMs,
       random,
+    });
+    span?.end({
+      result: errorClass,
+      next: decision.kind === "dead" ? "dead" : "retrying",
+      statusCode: failure.statusCode,
     });
     if (decision.kind === "dead")
       return deadLetter(prepared, row, writer, failure, attemptLog, decision.why, true, result);

@@ -7,6 +7,7 @@ import type { HookId } from "../domain/ids.ts";
 import type { Random } from "../domain/retry-policy.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
+import type { Tracing } from "../observability/tracing.ts";
 import type { Sink } from "../sinks/sink.ts";
 import type { DeliveryStore } from "../store/delivery-store.ts";
 import { HOOK_ATTEMPT_FIELDS, toHookRecord } from "../store/hook-store.ts";
@@ -28,6 +29,7 @@ export interface ProcessorDeps {
   readonly claimFor: (hook: HookRecord) => ClaimRef | undefined;
   /** Lets a forced shutdown abort every attempt in flight. */
   readonly inFlight?: InFlightAttempts;
+  readonly tracing?: Tracing;
   readonly now?: () => number;
   readonly random?: Random;
 }
@@ -65,6 +67,7 @@ function sinkTarget(deps: ProcessorDeps): DeliveryTarget<SinkAttempt> {
         receivedAt: hook.receivedAt,
         policy: retryPolicy(hook.source),
         log: { hook_id: hook.id, source: hook.source, tenant: hook.tenant, sink: sink.name },
+        traceParent: hook.traceparent,
         delivery: {
           hook,
           sink: sink.name,
@@ -74,11 +77,13 @@ function sinkTarget(deps: ProcessorDeps): DeliveryTarget<SinkAttempt> {
         },
       };
     },
-    send: (p, _claimed, admission): Promise<DeliveryResult> =>
-      breaker.run(
-        () => safeDeliver(sink, p.delivery, config.dispatch.attempt_timeout_ms, deps.inFlight),
+    send: (p, _claimed, admission, traceparent): Promise<DeliveryResult> => {
+      const delivery = traceparent === undefined ? p.delivery : { ...p.delivery, traceparent };
+      return breaker.run(
+        () => safeDeliver(sink, delivery, config.dispatch.attempt_timeout_ms, deps.inFlight),
         admission.pass && admission.probe,
-      ),
+      );
+    },
   };
 }
 
@@ -110,6 +115,7 @@ export function createDeliveryProcessor(
     // A dead worker's lease lapses about when BullMQ hands its job to another worker.
     leaseMs: deps.config.dispatch.lock_ms,
     maxRetryAfterMs: deps.config.dispatch.max_retry_after_ms,
+    ...(deps.tracing ? { tracing: deps.tracing } : {}),
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.random ? { random: deps.random } : {}),
   });

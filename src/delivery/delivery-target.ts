@@ -31,8 +31,10 @@ export interface PreparedAttempt {
   /** When the hook or event was received: delivery latency counts from here. */
   readonly receivedAt: number;
   readonly policy: RetryConfig;
-  /** Coordinates every log line of the attempt carries. */
+  /** Coordinates every log line of the attempt carries (and its span, as `switchyard.*` attributes). */
   readonly log: Readonly<Record<string, unknown>>;
+  /** The hook's or event's stored traceparent: the parent of the attempt's span. */
+  readonly traceParent?: string | undefined;
 }
 
 /** The metrics an attempt moves; inbound and outbound keep their own series. */
@@ -55,9 +57,15 @@ export interface DeliveryTarget<P extends PreparedAttempt> {
   prepare(job: DeliveryJob, claimed: ClaimedDelivery): Promise<P | string>;
   /**
    * Send one attempt, bounded by the attempt timeout and cancellable by shutdown (see safeAttempt),
-   * and account for it (breaker, slots). Never throws: every failure is a result.
+   * and account for it (breaker, slots). Never throws: every failure is a result. `traceparent`: the
+   * attempt span's, for the destination (undefined with tracing off).
    */
-  send(p: P, claimed: ClaimedDelivery, admission: Admission): Promise<DeliveryResult>;
+  send(
+    p: P,
+    claimed: ClaimedDelivery,
+    admission: Admission,
+    traceparent: string | undefined,
+  ): Promise<DeliveryResult>;
   /** After the ledger recorded an outcome: side effects such as disabling an endpoint. */
   settled?(p: P, result: DeliveryResult, final: boolean): Promise<void>;
 }

@@ -6,6 +6,7 @@ import type { Config } from "../config/schema.ts";
 import type { DeliveryId, HookId } from "../domain/ids.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
+import type { Tracing } from "../observability/tracing.ts";
 import { type DeliveryJobData, deliveryOf, sinkQueueName } from "../queue/delivery-job.ts";
 import { keepFinished } from "../queue/delivery-queues.ts";
 import type { Sink } from "../sinks/sink.ts";
@@ -26,6 +27,8 @@ export interface DispatcherDeps {
   readonly sinks: ReadonlyMap<string, Sink>;
   readonly metrics: Metrics;
   readonly logger: Logger;
+  /** A span per attempt (off unless the OTEL_* variables configure an exporter). */
+  readonly tracing?: Tracing;
   /** Base URL of the claim-check endpoint. */
   readonly publicUrl: () => string;
   /** Times BullMQ may find a job stalled (its worker died) before failing it; tests lower it. */

@@ -128,6 +128,7 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
         receivedAt: event.createdAt,
         policy,
         log: { event_id: event.id, event_type: event.type, tenant: event.tenant, endpoint: endpoint.id },
+        traceParent: event.traceparent,
         endpoint,
         holder: holder(job),
         eventId: event.id,
@@ -135,9 +136,9 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
       };
     },
 
-    send: async (p, _claimed, admission) => {
+    send: async (p, _claimed, admission, traceparent) => {
       const result = await safeAttempt(
-        (signal) => post(p, signal),
+        (signal) => post(p, signal, traceparent),
         outbound.timeout_ms + 1000,
         deps.inFlight,
       );
@@ -172,7 +173,11 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
       deps.onDisabled?.(p.endpoint, reason);
   }
 
-  async function post(p: EndpointAttempt, signal: AbortSignal): Promise<DeliveryResult> {
+  async function post(
+    p: EndpointAttempt,
+    signal: AbortSignal,
+    traceparent: string | undefined,
+  ): Promise<DeliveryResult> {
     const now = Date.now();
     const signed = signStandardWebhook({
       id: p.eventId,
@@ -189,6 +194,7 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
           "content-type": "application/json",
           "user-agent": USER_AGENT,
           ...signed,
+          ...(traceparent === undefined ? {} : { traceparent }),
         },
         body: p.payload,
         signal,

@@ -6,6 +6,7 @@ import type { Redis } from "ioredis";
 import type { Config } from "../config/schema.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
+import type { Tracing } from "../observability/tracing.ts";
 import { type DeliveryJobData, OUTBOUND_QUEUE } from "../queue/delivery-job.ts";
 import { keepFinished } from "../queue/delivery-queues.ts";
 import { createGuardedDispatcher } from "../fanout/ssrf-guard.ts";
@@ -31,6 +32,7 @@ export interface OutboundDispatcherDeps {
   readonly endpoints: EndpointReader;
   readonly metrics: Metrics;
   readonly logger: Logger;
+  readonly tracing?: Tracing;
   /** Resolver of endpoint host names (tests point names at chosen addresses). */
   readonly lookup?: Parameters<typeof createGuardedDispatcher>[0]["lookup"];
 }
@@ -82,6 +84,7 @@ export class OutboundDispatcher {
       logger,
       leaseMs: config.dispatch.lock_ms,
       maxRetryAfterMs: config.dispatch.max_retry_after_ms,
+      ...(this.deps.tracing ? { tracing: this.deps.tracing } : {}),
     });
     const lockMs = config.dispatch.lock_ms;
     this.worker = new Worker<DeliveryJobData, void, string>(OUTBOUND_QUEUE, processor, {

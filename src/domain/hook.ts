@@ -20,6 +20,8 @@ export interface HookRecord {
   readonly idempotencyKey: string;
   /** Names of the sinks this hook goes to. */
   readonly sinks: readonly string[];
+  /** W3C traceparent of the request span that accepted it (tracing on only): its attempts' parent. */
+  readonly traceparent?: string | undefined;
 }
 
 /** A reference to a body stored once, sent by queue sinks instead of a large body. */
@@ -39,6 +41,8 @@ export interface Delivery {
   readonly replayId: ReplayId | undefined;
   /** Set when the body is above the claim-check threshold of one of the source's sinks. */
   readonly claim: ClaimRef | undefined;
+  /** W3C traceparent of this attempt's span (tracing on only): sent on as the `traceparent` header. */
+  readonly traceparent?: string | undefined;
 }
 
 /**

@@ -63,12 +63,14 @@ function endpointProblem(endpoint: Endpoint, now: number): string | undefined {
 
 /**
  * Publish `body` on behalf of a caller bound to `callerTenant` (undefined: an unbound admin token, which
- * may publish for any tenant named in the body).
+ * may publish for any tenant named in the body). `traceparent`: the publishing request's span, kept
+ * with the event so its attempts join that trace (tracing on only).
  */
 export async function publishEvent(
   deps: PublishDeps,
   body: unknown,
   callerTenant: string | undefined,
+  traceparent?: string,
 ): Promise<PublishResult> {
   const now = deps.now?.() ?? Date.now();
   const parsed = parseEventInput(body, { maxPayloadBytes: deps.maxPayloadBytes, now });
@@ -88,7 +90,7 @@ export async function publishEvent(
     else usable.push(endpoint);
   }
   const outcome = await deps.events.publish(
-    { id: input.id, type: input.type, tenant, createdAt: now, payload: input.body },
+    { id: input.id, type: input.type, tenant, createdAt: now, payload: input.body, traceparent },
     usable.map((e) => e.id as EndpointId),
     { staleAfterMs: deps.staleAfterMs },
   );

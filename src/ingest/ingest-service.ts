@@ -19,6 +19,8 @@ export interface IngestRequest {
   readonly tenant: string | undefined;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer;
+  /** W3C traceparent of the request's span (tracing on only), kept with the hook for its deliveries. */
+  readonly traceparent?: string | undefined;
 }
 
 export type IngestResult = { readonly status: "accepted" | "duplicate"; readonly id: HookId };
@@ -144,6 +146,7 @@ export class IngestService {
       dedupKey,
       idempotencyKey: identity,
       sinks,
+      traceparent: req.traceparent,
     };
   }
 

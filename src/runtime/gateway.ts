@@ -5,6 +5,8 @@ import type { Hono } from "hono";
 import type { Config } from "../config/schema.ts";
 import { type Logger, createLogger } from "../observability/logger.ts";
 import { Metrics } from "../observability/metrics.ts";
+import type { OtelEnv } from "../observability/otel-env.ts";
+import { startTracing } from "../observability/start-tracing.ts";
 import { OUTBOUND_QUEUE, sinkQueueName } from "../queue/delivery-job.ts";
 import { DeliveryQueues } from "../queue/delivery-queues.ts";
 import { ReplayQueue } from "../queue/replay-queue.ts";
@@ -40,6 +42,8 @@ export interface GatewayOptions {
   readonly maxStalledCount?: number;
   /** Resolver of endpoint host names, at registration and at send time (tests point names at chosen addresses). */
   readonly outboundLookup?: Resolver;
+  /** The OTEL_* variables tracing is configured from (default process.env; tests pass their own). */
+  readonly otelEnv?: OtelEnv;
 }
 
 export interface Gateway {
@@ -63,6 +67,9 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   let api: ApiRole | undefined;
 
   try {
+    // Closed last: the spans of the roles' final attempts are exported before the process exits.
+    const tracing = await startTracing(opts.otelEnv ?? process.env, logger);
+    life.onStop("tracing", () => tracing.shutdown());
     const redis = createCommandRedis(config.redis.url);
     redis.on("error", (err: Error) => logger.debug({ err: err.message }, "redis connection error"));
     await connectRedis(redis, config.redis.url);
@@ -81,6 +88,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       keys,
       logger,
       metrics,
+      tracing,
       life,
       redis,
       queues,

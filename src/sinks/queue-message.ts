@@ -50,5 +50,7 @@ export function queueMessageHeaders(delivery: Delivery): Record<string, string> 
   };
   if (delivery.hook.tenant !== undefined) h["x-switchyard-tenant"] = delivery.hook.tenant;
   if (delivery.replayId !== undefined) h["x-switchyard-replay-id"] = delivery.replayId;
+  // The attempt's span (tracing on): the consumer's work joins the hook's trace.
+  if (delivery.traceparent !== undefined) h.traceparent = delivery.traceparent;
   return h;
 }

@@ -21,6 +21,8 @@ export interface EventRecord {
   readonly createdAt: number;
   /** The JSON payload's bytes, exactly as delivered. */
   readonly payload: Buffer;
+  /** W3C traceparent of the publishing request's span (tracing on only): its attempts' parent. */
+  readonly traceparent?: string | undefined;
 }
 
 /** The fields of an event a delivery attempt reads, in the order `toEventRecord` takes them. */
@@ -30,6 +32,8 @@ interface StoredMeta {
   readonly type: string;
   readonly tenant?: string | undefined;
   readonly created_at: number;
+  /** The publishing request's traceparent; absent (no bytes) with tracing off. */
+  readonly tp?: string | undefined;
 }
 
 export type RowStatus = "created" | "duplicate" | "reclaimed";
@@ -48,7 +52,7 @@ export function toEventRecord(
 ): EventRecord | undefined {
   if (meta === undefined || payload === undefined) return undefined;
   const m = JSON.parse(meta.toString("utf8")) as StoredMeta;
-  return { id, type: m.type, tenant: m.tenant, createdAt: m.created_at, payload };
+  return { id, type: m.type, tenant: m.tenant, createdAt: m.created_at, payload, traceparent: m.tp };
 }
 
 export class EventStore {
@@ -65,7 +69,12 @@ export class EventStore {
     opts: { staleAfterMs: number },
   ): Promise<PublishOutcome> {
     const bucket = bucketFor(event.id);
-    const meta: StoredMeta = { type: event.type, tenant: event.tenant, created_at: event.createdAt };
+    const meta: StoredMeta = {
+      type: event.type,
+      tenant: event.tenant,
+      created_at: event.createdAt,
+      tp: event.traceparent,
+    };
     const rowKeys: string[] = [];
     const rowArgs: string[] = [];
     for (const ep of endpoints) {

@@ -35,6 +35,8 @@ interface StoredMeta {
   readonly sha256: string;
   readonly dedup_key: string;
   readonly sinks: readonly string[];
+  /** The accepting request's traceparent; absent (no bytes) with tracing off. */
+  readonly tp?: string | undefined;
 }
 
 /** Rebuild a record from its stored fields; undefined when they are missing (no such record). */
@@ -62,6 +64,7 @@ export function toHookRecord(
     dedupKey: meta.dedup_key,
     idempotencyKey: idempotencyKey(meta.tenant, meta.source, meta.dedup_key),
     sinks: meta.sinks,
+    traceparent: meta.tp,
   };
 }
 
@@ -88,6 +91,7 @@ export class HookStore {
       sha256: hook.sha256,
       dedup_key: hook.dedupKey,
       sinks: hook.sinks,
+      tp: hook.traceparent,
     };
     const rowKeys: string[] = [];
     const rowArgs: string[] = [];

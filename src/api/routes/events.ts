@@ -3,7 +3,13 @@
 // parses, scopes to the caller's tenant and answers.
 import { Hono, type MiddlewareHandler } from "hono";
 import { EVENT_ID } from "../../domain/event.ts";
-import { type PublishDeps, PublishRefused, publishEvent } from "../../fanout/publish-event.ts";
+import {
+  type PublishDeps,
+  PublishRefused,
+  type PublishResult,
+  publishEvent,
+} from "../../fanout/publish-event.ts";
+import type { Tracing } from "../../observability/tracing.ts";
 import type { EventStore } from "../../store/event-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
@@ -12,20 +18,27 @@ import { deliveryView, iso } from "../views.ts";
 export interface EventRouteDeps extends PublishDeps {
   readonly store: Pick<EventStore, "get" | "rows">;
   readonly auth: MiddlewareHandler<AdminEnv>;
+  /** A server span per publish, whose context the event keeps. */
+  readonly tracing: Tracing;
 }
 
 export function eventRoutes(deps: EventRouteDeps): Hono {
   const app = new Hono<AdminEnv>();
 
-  app.post("/v1/events", deps.auth, async (c) => {
+  /** Parse, publish, and map a refusal to its answer. */
+  const publish = async (
+    json: () => Promise<unknown>,
+    tenant: string | undefined,
+    traceparent: string | undefined,
+  ): Promise<PublishResult> => {
     let body: unknown;
     try {
-      body = await c.req.json();
+      body = await json();
     } catch {
       throw new ApiError(400, "invalid_request", "the body must be JSON");
     }
     try {
-      return c.json(await publishEvent(deps, body, c.get("principal").tenant), 202);
+      return await publishEvent(deps, body, tenant, traceparent);
     } catch (err) {
       if (!(err instanceof PublishRefused)) throw err;
       switch (err.kind) {
@@ -36,6 +49,18 @@ export function eventRoutes(deps: EventRouteDeps): Hono {
         case "conflict":
           throw new ApiError(409, "conflict", err.message);
       }
+    }
+  };
+
+  app.post("/v1/events", deps.auth, async (c) => {
+    const span = deps.tracing.startRequest("POST /v1/events", c.req.raw.headers);
+    try {
+      const result = await publish(() => c.req.json(), c.get("principal").tenant, span?.traceparent);
+      span?.end(202, { event_id: result.event_id });
+      return c.json(result, 202);
+    } catch (err) {
+      span?.end(err instanceof ApiError ? err.status : 500);
+      throw err;
     }
   });
 

@@ -6,6 +6,7 @@ import type { IngestService } from "../../ingest/ingest-service.ts";
 import { acceptsPathTenant } from "../../ingest/path-tenant.ts";
 import { keptHeaders } from "../../ingest/headers.ts";
 import type { Metrics } from "../../observability/metrics.ts";
+import type { Tracing } from "../../observability/tracing.ts";
 import { ApiError, INGEST_STATUS } from "../api-error.ts";
 import { readBodyCapped } from "../read-body.ts";
 
@@ -15,6 +16,8 @@ export interface WebhookRouteDeps {
   readonly sources: Readonly<Record<string, SourceConfig>>;
   readonly metrics: Metrics;
   readonly maxBodyBytes: number;
+  /** A server span per request, whose context the hook keeps (off unless OTEL_* configure an exporter). */
+  readonly tracing: Tracing;
 }
 
 const OUTCOME_OF_STATUS: Record<number, string> = {
@@ -28,9 +31,17 @@ const OUTCOME_OF_STATUS: Record<number, string> = {
 export function webhookRoutes(deps: WebhookRouteDeps): Hono {
   const app = new Hono();
 
-  const handle = async (req: Request, source: string, tenant: string | undefined): Promise<Response> => {
+  const handle = async (
+    route: string,
+    req: Request,
+    source: string,
+    tenant: string | undefined,
+  ): Promise<Response> => {
     const started = performance.now();
+    const span = deps.tracing.startRequest(route, req.headers);
     let outcome = "error";
+    let status = 500;
+    let hookId: string | undefined;
     // Path names are the sender's choice: only configured ones may become label values.
     const known = Object.hasOwn(deps.sources, source);
     try {
@@ -43,9 +54,17 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono {
         throw new IngestError("unknown_source", `no source named "${source}" for tenant "${tenant}"`);
       }
       const body = await readBodyCapped(req, deps.maxBodyBytes);
-      const result = await deps.ingest.ingest({ source, tenant, headers: keptHeaders(req.headers), body });
+      const result = await deps.ingest.ingest({
+        source,
+        tenant,
+        headers: keptHeaders(req.headers),
+        body,
+        traceparent: span?.traceparent,
+      });
       outcome = result.status;
-      return Response.json(result, { status: result.status === "accepted" ? 202 : 200 });
+      hookId = result.id;
+      status = result.status === "accepted" ? 202 : 200;
+      return Response.json(result, { status });
     } catch (err) {
       const apiError =
         err instanceof IngestError
@@ -56,17 +75,23 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono {
               err.retryAfterS === undefined ? {} : { "retry-after": String(err.retryAfterS) },
             )
           : err;
-      if (apiError instanceof ApiError) outcome = OUTCOME_OF_STATUS[apiError.status] ?? "rejected";
+      if (apiError instanceof ApiError) {
+        status = apiError.status;
+        outcome = OUTCOME_OF_STATUS[status] ?? "rejected";
+      }
       throw apiError;
     } finally {
       deps.metrics.ingestRequests.inc({ source: known ? source : "_unknown", outcome });
       deps.metrics.ingestDuration.observe((performance.now() - started) / 1000);
+      span?.end(status, { hook_id: hookId, source: known ? source : undefined, outcome });
     }
   };
 
-  app.post("/webhooks/:source", (c) => handle(c.req.raw, c.req.param("source"), undefined));
+  app.post("/webhooks/:source", (c) =>
+    handle("POST /webhooks/:source", c.req.raw, c.req.param("source"), undefined),
+  );
   app.post("/webhooks/:tenant/:source", (c) =>
-    handle(c.req.raw, c.req.param("source"), c.req.param("tenant")),
+    handle("POST /webhooks/:tenant/:source", c.req.raw, c.req.param("source"), c.req.param("tenant")),
   );
   return app;
 }

@@ -64,7 +64,13 @@ export async function startApiRole(
     [
       healthRoutes({ redis, isDraining: () => draining }),
       metricsRoutes(metrics),
-      webhookRoutes({ ingest, metrics, sources: config.sources, maxBodyBytes: config.http.max_body_bytes }),
+      webhookRoutes({
+        ingest,
+        metrics,
+        sources: config.sources,
+        maxBodyBytes: config.http.max_body_bytes,
+        tracing: core.tracing,
+      }),
       hookRoutes({ hooks, auth }),
       dlqRoutes({ dlq, ledger, queues, auth }),
       replayRoutes({ replays, replayQueue, dlq, hooks, ledger, auth }),
@@ -83,6 +89,7 @@ export async function startApiRole(
         jobs: queues,
         metrics,
         auth,
+        tracing: core.tracing,
         staleAfterMs: config.recovery.stale_after_ms,
         maxPayloadBytes: config.http.max_body_bytes,
       }),

@@ -5,6 +5,7 @@ import type { Config } from "../../config/schema.ts";
 import type { ClaimSigner } from "../../domain/claim-signature.ts";
 import type { Logger } from "../../observability/logger.ts";
 import type { Metrics } from "../../observability/metrics.ts";
+import type { Tracing } from "../../observability/tracing.ts";
 import type { DeliveryQueues } from "../../queue/delivery-queues.ts";
 import type { ReplayQueue } from "../../queue/replay-queue.ts";
 import type { DeliveryStore } from "../../store/delivery-store.ts";
@@ -21,6 +22,8 @@ export interface Core {
   readonly keys: Keys;
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /** Spans of ingests and attempts; TRACING_OFF unless the OTEL_* variables configure an exporter. */
+  readonly tracing: Tracing;
   readonly life: Lifecycle;
   /** Fail-fast command connection (no offline queue). */
   readonly redis: Redis;

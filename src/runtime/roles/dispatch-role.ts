@@ -74,6 +74,7 @@ export async function startDispatchRole(
     endpoints: core.endpoints,
     metrics: core.metrics,
     logger,
+    tracing: core.tracing,
     ...(opts.outboundLookup ? { lookup: opts.outboundLookup } : {}),
   });
   life.onStop("outbound dispatcher", () => outbound.close(opts.graceMs));
