@@ -76,7 +76,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       // A bug or an infrastructure error mid-attempt: never let BullMQ fail the job for it (its
       // attempt count is not ours). Hand the row back unattempted and come back shortly.
       logger.error({ job_id: job.id, err: (err as Error).message }, "attempt failed unexpectedly");
-      held.span?.end({ result: "error", next: "released" });
+      held.span?.end("error", "released");
       if (held.admission) await target.unadmit(job, held.admission).catch(() => undefined);
       if (held.row && held.writer)
         await ledger.finish(held.row, held.writer, { outcome: "release" }).catch(() => undefined);
@@ -186,7 +186,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
 
     // Phase 4: record the outcome, then hand it to BullMQ.
     if (result.ok) {
-      span?.end({ result: "ok", next: "delivered" });
+      span?.end("ok", "delivered");
       metrics.attempt(prepared, "ok");
       metrics.delivered(prepared, (finishedAt - prepared.receivedAt) / 1000);
       if (await record(row, writer, { outcome: "delivered" }, finishedAt))
@@ -198,7 +198,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     if (failure.kind === "transient" && failure.cancelled) {
       // Not the destination's answer (this process is stopping, or the breaker opened first): hand
       // the delivery back as it was, unattempted.
-      span?.end({ result: "cancelled", next: "released" });
+      span?.end("cancelled", "released");
       held.row = undefined;
       await target.unadmit(job, admission);
       await record(row, writer, { outcome: "release" }, finishedAt);
@@ -216,11 +216,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       maxRetryAfterMs: deps.maxRetryAfterMs,
       random,
     });
-    span?.end({
-      result: errorClass,
-      next: decision.kind === "dead" ? "dead" : "retrying",
-      statusCode: failure.statusCode,
-    });
+    span?.end(errorClass, decision.kind === "dead" ? "dead" : "retrying", failure.statusCode);
     if (decision.kind === "dead")
       return deadLetter(prepared, row, writer, failure, attemptLog, decision.why, true, result);
     const next = finishedAt + decision.delayMs;

@@ -28,7 +28,7 @@ import {
 import type { Target } from "../domain/delivery.ts";
 import type { Logger } from "./logger.ts";
 import type { SamplerSettings, TracingSettings } from "./otel-env.ts";
-import type { AttemptEnd, AttemptSpan, IncomingHeaders, RequestSpan, Tracing } from "./tracing.ts";
+import type { AttemptSpan, IncomingHeaders, RequestSpan, Tracing } from "./tracing.ts";
 
 /** A collector that does not answer must not hold a shutdown past the platform's grace. */
 const SHUTDOWN_MS = 3000;
@@ -99,12 +99,11 @@ function attemptSpan(span: Span): AttemptSpan {
   return {
     traceparent: traceparentOf(sc),
     traceId: sc.traceId,
-    end: onceEnded((how: AttemptEnd) => {
-      span.setAttribute("switchyard.result", how.result);
-      if (how.next !== undefined) span.setAttribute("switchyard.next", how.next);
-      if (how.statusCode !== undefined) span.setAttribute("http.response.status_code", how.statusCode);
+    end: onceEnded((result: string, next: string, statusCode?: number) => {
+      span.setAttributes({ "switchyard.result": result, "switchyard.next": next });
+      if (statusCode !== undefined) span.setAttribute("http.response.status_code", statusCode);
       // The reason stays out: it may quote the destination's answer.
-      if (how.result !== "ok") span.setStatus({ code: SpanStatusCode.ERROR, message: how.result });
+      if (result !== "ok") span.setStatus({ code: SpanStatusCode.ERROR, message: result });
       span.end();
     }),
   };

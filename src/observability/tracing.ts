@@ -17,13 +17,8 @@ export interface RequestSpan {
   end(status: number, attributes?: Readonly<Record<string, string | undefined>>): void;
 }
 
-/** How an attempt ended: its result class, what the ledger does next, the destination's status. */
-export interface AttemptEnd {
-  /** `ok`, an error class (`transient`, `throttled`, `permanent`), `cancelled` or `error`. */
-  readonly result: string;
-  readonly next?: "delivered" | "retrying" | "dead" | "released";
-  readonly statusCode?: number | undefined;
-}
+/** What becomes of the delivery after an attempt. */
+export type AttemptNext = "delivered" | "retrying" | "dead" | "released";
 
 /** The span of one delivery attempt. */
 export interface AttemptSpan {
@@ -31,7 +26,11 @@ export interface AttemptSpan {
   readonly traceparent: string;
   /** Hex trace id, for the attempt's log lines. */
   readonly traceId: string;
-  end(how: AttemptEnd): void;
+  /**
+   * `result`: `ok`, an error class (`transient`, `throttled`, `permanent`), `cancelled` or `error`;
+   * `statusCode`: the destination's HTTP status, when it answered with one.
+   */
+  end(result: string, next: AttemptNext, statusCode?: number): void;
 }
 
 export interface Tracing {

@@ -77,7 +77,7 @@ async function startProcess(
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
   cleanups.push(() => void (child.exitCode === null && child.kill("SIGKILL")));
-  await eventually(() => out.includes("switchyard listening"), 20_000, "the process to listen");
+  await eventually(() => out.includes("switchyard listening"), 40_000, "the process to listen");
   return { child, out: () => out };
 }
 
@@ -168,17 +168,23 @@ it("a process configured by OTEL_* alone exports one trace per hook, from its in
   expect(sent(second)).toBe(delivered!.spanId);
   expect(otlp.contentTypes.every((t) => t.startsWith("application/json"))).toBe(true);
 
-  // The attempt's log lines carry the trace id.
-  const deliveredLine = proc
-    .out()
-    .split("\n")
-    .find((l) => l.includes('"msg":"delivered"'));
-  expect(JSON.parse(deliveredLine!)).toMatchObject({ hook_id: id, trace_id: caller.traceId });
+  // The attempt's log lines carry the trace id (the line is written once the outcome is recorded,
+  // which may be after the span was exported).
+  const deliveredLine = await eventually(
+    () =>
+      proc
+        .out()
+        .split("\n")
+        .find((l) => l.includes('"msg":"delivered"')),
+    10_000,
+    "the delivered log line",
+  );
+  expect(JSON.parse(deliveredLine)).toMatchObject({ hook_id: id, trace_id: caller.traceId });
 
   const exited = new Promise<number | null>((r) => proc.child.once("exit", (code) => r(code)));
   proc.child.kill("SIGTERM");
   expect(await exited).toBe(0);
-}, 60_000);
+}, 90_000);
 
 it("the AMQP message and the HTTP sink's request carry their own attempt's traceparent (http/protobuf)", async () => {
   const otlp = await collector();
@@ -260,7 +266,7 @@ it("an outbound event's attempts are children of the publish request's span, and
     body: JSON.stringify({ id: "evt_trace_1", type: "order.paid", payload: { n: 1 } }),
   });
   expect(published.status).toBe(202);
-  const [request] = await rx.waitForRequests(1, 10_000);
+  const [request] = await rx.waitForRequests(1, 20_000);
 
   const spans = await otlp.waitFor((all) => inTrace(all, caller.traceId).length >= 2);
   const trace = inTrace(spans, caller.traceId);
