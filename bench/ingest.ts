@@ -2,9 +2,8 @@
 // Switchyard's ingest API and, in the same run, a bare Hono route doing one Redis pipeline of the same
 // writes. Rounds alternate between the two so machine noise hits both alike; the ratio is the result.
 import { randomBytes } from "node:crypto";
-import autocannon from "autocannon";
 import { Redis } from "ioredis";
-import { Webhook } from "standardwebhooks";
+import { signedLoad } from "./ingest-load.ts";
 import { deleteKeys, median, startTarget, table } from "./support.ts";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -14,41 +13,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
 const body = JSON.stringify({ type: "invoice.paid", data: { pad: "x".repeat(960) } }).slice(0, 1024);
 
-const webhook = new Webhook(SECRET);
-let counter = 0;
-
-async function load(port: number): Promise<{ rps: number; p50: number; p99: number; non2xx: number }> {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}/webhooks/bench`,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    requests: [
-      {
-        method: "POST",
-        setupRequest: (req) => {
-          const id = `msg_${process.pid}_${counter++}`;
-          const now = new Date();
-          return {
-            ...req,
-            body,
-            headers: {
-              "content-type": "application/json",
-              "webhook-id": id,
-              "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-              "webhook-signature": webhook.sign(id, now, body),
-            },
-          };
-        },
-      },
-    ],
-  });
-  return {
-    rps: result["2xx"] / SECONDS,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-  };
-}
+const load = (port: number) =>
+  signedLoad(port, { secret: SECRET, body, seconds: SECONDS, connections: CONNECTIONS });
 
 const redis = new Redis(REDIS_URL);
 const rows: Record<string, string | number>[] = [];
