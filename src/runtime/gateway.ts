@@ -3,6 +3,7 @@
 import type { Resolver } from "../fanout/ssrf-guard.ts";
 import type { Hono } from "hono";
 import type { Config } from "../config/schema.ts";
+import { configWarnings } from "../config/warnings.ts";
 import { type Logger, createLogger } from "../observability/logger.ts";
 import { Metrics } from "../observability/metrics.ts";
 import { OUTBOUND_QUEUE, sinkQueueName } from "../queue/delivery-job.ts";
@@ -61,6 +62,8 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   const life = new Lifecycle(logger, { deadlineMs: graceMs });
   const keys = new Keys(config.redis.prefix);
   let api: ApiRole | undefined;
+  for (const warning of configWarnings(config, { api: roles.has("api"), dispatch: roles.has("dispatch") }))
+    logger.warn({ key: warning.path }, `config: ${warning.path}: ${warning.message}`);
 
   try {
     const redis = createCommandRedis(config.redis.url);
@@ -92,7 +95,8 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       endpoints: new EndpointStore(redis, keys),
       events: new EventStore(redis, keys, ledger),
       claimSigner: await loadClaimSigner(redis, keys, config),
-      // A worker-only process cannot know the API's port: set http.public_url in production.
+      // A worker-only process cannot know the API's port: it is told through http.public_url (the boot
+      // warns when it is missing and claim URLs would be handed out).
       publicUrl: () => config.http.public_url ?? `http://127.0.0.1:${api?.port ?? config.http.port}`,
     };
 
