@@ -53,6 +53,11 @@ export const configSchema = z
     http: z
       .object({
         port: z.coerce.number().int().min(0).max(65535).default(3000),
+        /**
+         * A process without the api role (a Procfile worker) serves GET /metrics, /healthz and /readyz
+         * on this port, so its delivery metrics can be scraped; unset, it serves no HTTP at all.
+         */
+        metrics_port: z.coerce.number().int().min(0).max(65535).optional(),
         host: z.string().default("0.0.0.0"),
         max_body_bytes: positiveInt.default(1_048_576),
         /**

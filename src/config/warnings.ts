@@ -82,7 +82,25 @@ function unusableClaimUrls(config: Config, roles: ProcessRoles): ConfigWarning[]
   ];
 }
 
+/** Only a delivering process counts attempts, latency and dead letters; without HTTP nobody sees them. */
+function unscrapedDeliveryMetrics(config: Config, roles: ProcessRoles): ConfigWarning[] {
+  if (!roles.dispatch || roles.api || config.http.metrics_port !== undefined) return [];
+  return [
+    {
+      path: "http.metrics_port",
+      message:
+        `unset in a process that delivers without the api role: it serves no /metrics, so its delivery ` +
+        `attempts, latency, dead letters and breakers are never scraped (dashboards show no deliveries ` +
+        `and an alert on "no deliveries" fires). Set http.metrics_port to a port Prometheus can reach.`,
+    },
+  ];
+}
+
 /** Every warning for `config` in a process running `roles`; empty when there is nothing to say. */
 export function configWarnings(config: Config, roles: ProcessRoles): ConfigWarning[] {
-  return [...(roles.dispatch ? lockShorterThanAttempts(config) : []), ...unusableClaimUrls(config, roles)];
+  return [
+    ...(roles.dispatch ? lockShorterThanAttempts(config) : []),
+    ...unusableClaimUrls(config, roles),
+    ...unscrapedDeliveryMetrics(config, roles),
+  ];
 }

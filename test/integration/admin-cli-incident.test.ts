@@ -141,6 +141,7 @@ describe("switchyard incident commands", () => {
       expect.stringMatching(
         /^warning: http\.public_url: unset in a process that delivers without the api role/,
       ),
+      expect.stringMatching(/^warning: http\.metrics_port: unset in a process that delivers/),
     ]);
     expect(worker.stderr).toContain("checked for a process with roles dispatch,recovery");
 

@@ -12,6 +12,7 @@ const WEB: ProcessRoles = { api: true, dispatch: false };
 function config(attemptMs = 30000, sinks = `out: { type: http, url: "http://localhost:9000/in" }`) {
   return parseConfig(
     `
+http: { metrics_port: 9464 }
 dispatch: { lock_ms: 30000, attempt_timeout_ms: ${attemptMs} }
 outbound: { timeout_ms: 15000 }
 sinks: { ${sinks} }
@@ -41,7 +42,7 @@ describe("config warnings", () => {
 
   it("warn when an outbound attempt (timeout_ms + 1 s) may outlast the lock", () => {
     const equal = parseConfig(
-      `dispatch: { lock_ms: 15000, attempt_timeout_ms: 10000 }\noutbound: { timeout_ms: 15000 }\nsinks: {}\nsources: {}\n`,
+      `http: { metrics_port: 9464 }\ndispatch: { lock_ms: 15000, attempt_timeout_ms: 10000 }\noutbound: { timeout_ms: 15000 }\nsinks: {}\nsources: {}\n`,
       "x.yaml",
       {},
     );
@@ -52,7 +53,7 @@ describe("config warnings", () => {
     );
     expect(warning?.message).toMatch(/Raise dispatch.lock_ms to 16000/);
     const fine = parseConfig(
-      `dispatch: { lock_ms: 16000, attempt_timeout_ms: 10000 }\noutbound: { timeout_ms: 15000 }\nsinks: {}\nsources: {}\n`,
+      `http: { metrics_port: 9464 }\ndispatch: { lock_ms: 16000, attempt_timeout_ms: 10000 }\noutbound: { timeout_ms: 15000 }\nsinks: {}\nsources: {}\n`,
       "x.yaml",
       {},
     );
@@ -80,7 +81,7 @@ describe("config warnings", () => {
     expect(configWarnings(config(30000, amqp), WEB)).toEqual([]);
     expect(configWarnings(config(), WORKER)).toEqual([]);
     const withUrl = parseConfig(
-      `http: { public_url: "https://hooks.example.com" }\nsinks: { ${amqp} }\nsources: { s: { verify: { type: none }, sinks: [bus] } }\ndispatch: { lock_ms: 30000 }\noutbound: { timeout_ms: 10000 }\n`,
+      `http: { public_url: "https://hooks.example.com", metrics_port: 9464 }\nsinks: { ${amqp} }\nsources: { s: { verify: { type: none }, sinks: [bus] } }\ndispatch: { lock_ms: 30000 }\noutbound: { timeout_ms: 10000 }\n`,
       "x.yaml",
       {},
     );
@@ -89,11 +90,29 @@ describe("config warnings", () => {
 
   it("ignore a queue sink no source routes to (it is never handed a hook)", () => {
     const c = parseConfig(
-      `dispatch: { lock_ms: 30000 }\noutbound: { timeout_ms: 10000 }\nsinks: { out: { type: http, url: "http://localhost:1/x" }, stream: { type: kafka, brokers: ["k:9092"], topic: t } }\nsources: { s: { verify: { type: none }, sinks: [out] } }\n`,
+      `http: { metrics_port: 9464 }\ndispatch: { lock_ms: 30000 }\noutbound: { timeout_ms: 10000 }\nsinks: { out: { type: http, url: "http://localhost:1/x" }, stream: { type: kafka, brokers: ["k:9092"], topic: t } }\nsources: { s: { verify: { type: none }, sinks: [out] } }\n`,
       "x.yaml",
       {},
     );
     expect(configWarnings(c, WORKER)).toEqual([]);
+  });
+
+  it("warn that a worker-only process without http.metrics_port is never scraped", () => {
+    const bare = parseConfig(
+      `dispatch: { lock_ms: 30000 }\noutbound: { timeout_ms: 10000 }\nsinks: {}\nsources: {}\n`,
+      "x.yaml",
+      {},
+    );
+    expect(configWarnings(bare, WORKER)).toEqual([
+      {
+        path: "http.metrics_port",
+        message: expect.stringMatching(
+          /serves no \/metrics, so its delivery attempts, latency, dead letters/,
+        ),
+      },
+    ]);
+    expect(configWarnings(bare, ALL)).toEqual([]);
+    expect(configWarnings(bare, WEB)).toEqual([]);
   });
 
   it("on the bundled config, warn only that outbound attempts outlast the default lock", () => {
