@@ -1,7 +1,9 @@
 // The OpenAPI 3.1 document of Switchyard's HTTP API, written by hand and kept small: the paths, their
 // auth, status codes and the main fields. SPEC.md is the contract; this is its machine-readable index.
+import { breakerPaths, breakerSchemas } from "./openapi-breakers.ts";
 import { endpointPaths } from "./openapi-endpoints.ts";
 import { eventPaths } from "./openapi-events.ts";
+import { replayPaths } from "./openapi-replays.ts";
 import { openApiSchemas, ref } from "./openapi-schemas.ts";
 
 const json = (schema: Record<string, unknown>): Record<string, unknown> => ({
@@ -51,18 +53,6 @@ const ingest = (summary: string, params: Record<string, unknown>[]): Record<stri
   },
 });
 
-const dlqFilter = {
-  type: "object",
-  properties: {
-    source: { type: "string" },
-    sink: { type: "string" },
-    error_class: { enum: ["permanent", "throttled", "transient"] },
-    since: { type: "string", format: "date-time" },
-    until: { type: "string", format: "date-time" },
-    ids: { type: "array", items: { type: "string" } },
-  },
-};
-
 /** The document served at `GET /openapi.json`. */
 export const openApiDocument = {
   openapi: "3.1.0",
@@ -70,7 +60,7 @@ export const openApiDocument = {
     title: "Switchyard HTTP API",
     version: "1.0.0",
     description:
-      "Webhook gateway: inbound webhooks, health, metrics, and the admin API (DLQ, replay, claims, outbound endpoints).",
+      "Webhook gateway: inbound webhooks, health, metrics, and the admin API (DLQ, replay, breakers, claims, outbound endpoints).",
   },
   tags: [{ name: "inbound" }, { name: "operations" }, { name: "admin" }],
   paths: {
@@ -188,56 +178,8 @@ export const openApiDocument = {
         responses: { "204": { description: "Purged." }, ...adminErrors },
       },
     },
-    "/v1/replays": {
-      post: {
-        tags: ["admin"],
-        summary: "Start a rate-limited replay of matching DLQ entries",
-        security: admin,
-        requestBody: {
-          required: true,
-          ...json({
-            type: "object",
-            properties: { filter: dlqFilter, rate_per_s: { type: "integer", minimum: 1 } },
-          }),
-        },
-        responses: {
-          "202": {
-            description: "Replay started.",
-            ...json({ type: "object", properties: { id: { type: "string" } } }),
-          },
-          "400": error("invalid_request."),
-          "401": error("No valid admin token."),
-        },
-      },
-    },
-    "/v1/replays/{id}": {
-      get: {
-        tags: ["admin"],
-        summary: "Replay progress",
-        security: admin,
-        parameters: [pathParam("id", "Replay id (rp_…).")],
-        responses: { "200": { description: "Progress.", ...json(ref("Replay")) }, ...adminErrors },
-      },
-      patch: {
-        tags: ["admin"],
-        summary: "Pause, resume or cancel a replay",
-        security: admin,
-        parameters: [pathParam("id", "Replay id (rp_…).")],
-        requestBody: {
-          required: true,
-          ...json({
-            type: "object",
-            required: ["state"],
-            properties: { state: { enum: ["paused", "running", "cancelled"] } },
-          }),
-        },
-        responses: {
-          "200": { description: "Updated.", ...json(ref("Replay")) },
-          "400": error("invalid_request."),
-          ...adminErrors,
-        },
-      },
-    },
+    ...replayPaths({ json, error, admin, pathParam, query, adminErrors }),
+    ...breakerPaths({ json, error, admin, pathParam, query, adminErrors }),
     ...endpointPaths({ json, error, admin, pathParam, query, adminErrors }),
     ...eventPaths({ json, error, admin, pathParam, query, adminErrors }),
     "/admin/queues": {
@@ -257,6 +199,6 @@ export const openApiDocument = {
       bearer: { type: "http", scheme: "bearer", description: "An admin token from `admin.tokens`." },
       basic: { type: "http", scheme: "basic", description: "Any user name, an admin token as the password." },
     },
-    schemas: openApiSchemas,
+    schemas: { ...openApiSchemas, ...breakerSchemas },
   },
 } as const;

@@ -1,6 +1,6 @@
 // The CLI's view of the admin API: one authenticated JSON call, and the failures an operator can act
 // on (server unreachable, token refused, bad input) turned into clear messages and exit codes.
-import { EXIT } from "./args.ts";
+import { EXIT } from "./options.ts";
 
 export const DEFAULT_URL = "http://127.0.0.1:3000";
 
@@ -12,6 +12,14 @@ export class CliError extends Error {
   ) {
     super(message);
   }
+}
+
+/** `?a=1&b=2` from the defined values of `params` (empty when none). */
+export function query(params: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : "";
 }
 
 export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
@@ -84,6 +92,8 @@ export class AdminClient {
         throw new CliError(`invalid request: ${detail}`, EXIT.usage);
       case 404:
         throw new CliError(`not found: ${detail}`, EXIT.failure);
+      case 409:
+        throw new CliError(`refused: ${detail}`, EXIT.failure);
       default:
         throw new CliError(`the admin API answered ${res.status}: ${detail}`, EXIT.failure);
     }

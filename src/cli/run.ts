@@ -1,43 +1,28 @@
 // The `switchyard` CLI as a function of argv and its I/O, returning the exit code; main.ts wires it
 // to the real process. Errors the user can act on are printed as one line, never as a stack trace.
-import { AdminClient, CliError, DEFAULT_URL } from "./admin-client.ts";
-import { type Command, EXIT, USAGE, UsageError, parseCommand } from "./args.ts";
-import { dlqList, dlqReplay, hooksShow } from "./commands/admin.ts";
-import { checkConfig, printConfig } from "./commands/config.ts";
-import { type CliIo, println } from "./io.ts";
-
-async function execute(command: Command, url: string | undefined, io: CliIo): Promise<number> {
-  const client = (): AdminClient =>
-    new AdminClient({
-      url: url ?? io.env.SWITCHYARD_URL ?? DEFAULT_URL,
-      token: io.env.SWITCHYARD_ADMIN_TOKEN,
-      ...(io.fetch ? { fetch: io.fetch } : {}),
-    });
-  switch (command.kind) {
-    case "help":
-      println(io.stdout, USAGE);
-      return EXIT.ok;
-    case "check-config":
-      return checkConfig(command.file, io);
-    case "print-config":
-      return printConfig(command.file, command.json, io);
-    case "dlq-list":
-      return dlqList(client(), command, io);
-    case "dlq-replay":
-      return dlqReplay(client(), command, io);
-    case "hooks-show":
-      return hooksShow(client(), command, io);
-  }
-}
+import { CommanderError } from "commander";
+import { CliError } from "./admin-client.ts";
+import type { CliIo } from "./io.ts";
+import { println } from "./io.ts";
+import { EXIT, UsageError } from "./options.ts";
+import { buildProgram } from "./program.ts";
 
 /** Run the CLI; resolves with the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = buildProgram(io, (c) => (code = c));
   try {
-    const { command, url } = parseCommand(argv);
-    return await execute(command, url, io);
+    // No command at all: the overview, as `--help` shows it.
+    await program.parseAsync(argv.length === 0 ? ["--help"] : [...argv], { from: "user" });
+    return code;
   } catch (err) {
+    if (err instanceof CommanderError) {
+      // commander has printed what to say: help on request (exit code 0), or an error; a group without
+      // its subcommand (`switchyard dlq`) printed its help as the error.
+      return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
     if (err instanceof UsageError) {
-      println(io.stderr, `switchyard: ${err.message}\n\n${USAGE}`);
+      println(io.stderr, `switchyard: ${err.message}`);
       return EXIT.usage;
     }
     if (err instanceof CliError) {

@@ -1,146 +1,22 @@
 // The shape of switchyard.yaml, validated once at boot. Everything else reads the parsed, defaulted
-// Config type and never re-checks a value.
+// Config type and never re-checks a value. Sinks and sources have their own modules; the cross-field
+// refusals (retention against retries and dedup, unknown sinks) are here, warnings in warnings.ts.
 import { z } from "zod";
+import { breaker, name, nonNegativeInt, positiveInt, retry } from "./fields.ts";
+import { sinkSchema } from "./sink-schema.ts";
+import { source } from "./source-schema.ts";
 
-/** Names that end up in URLs, Redis keys and BullMQ queue names: no `:`, bounded. */
-export const NAME = /^[A-Za-z0-9_-]{1,64}$/;
-const name = z.string().regex(NAME, "must match [A-Za-z0-9_-]{1,64}");
-// Numbers may arrive quoted from `"${VAR:-3000}"`; coercion keeps interpolated values usable.
-const positiveInt = z.coerce.number().int().positive();
-const nonNegativeInt = z.coerce.number().int().nonnegative();
-
-const retry = z.object({
-  base_ms: positiveInt.default(1000),
-  max_ms: positiveInt.default(3_600_000),
-  max_attempts: positiveInt.max(1000).default(25),
-  max_elapsed_ms: positiveInt.default(86_400_000),
-});
-export type RetryConfig = z.infer<typeof retry>;
-
-const breaker = z.object({
-  failures: positiveInt.default(5),
-  open_ms: positiveInt.default(30_000),
-  max_open_ms: positiveInt.default(300_000),
-});
-export type BreakerConfig = z.infer<typeof breaker>;
-
-const batch = z.object({
-  max: positiveInt.max(10_000).default(256),
-  max_delay_ms: nonNegativeInt.default(5),
-});
-
-/** Kafka batches are capped by bytes too: a broker refuses a request over message.max.bytes whole. */
-const kafkaBatch = batch.extend({
-  /** Estimated from the serialized messages; below the broker's default 1 MB limit. */
-  max_bytes: positiveInt.default(900_000),
-});
-
-/** Options every sink type accepts. */
-const sinkCommon = {
-  concurrency: positiveInt.max(10_000).optional(),
-  claim_check_bytes: positiveInt.optional(),
-  breaker: breaker.partial().optional(),
-};
-
-const httpSink = z.object({
-  type: z.literal("http"),
-  url: z.url({ protocol: /^https?$/ }),
-  method: z.enum(["POST", "PUT", "PATCH"]).default("POST"),
-  headers: z.record(z.string(), z.string()).default({}),
-  timeout_ms: positiveInt.default(10_000),
-  secret: z.string().min(1).optional(),
-  ...sinkCommon,
-});
-
-const amqpSink = z.object({
-  type: z.literal("amqp"),
-  url: z.string().regex(/^amqps?:\/\//, "must be an amqp:// or amqps:// URL"),
-  exchange: z.string().min(1),
-  routing_key: z.string().default("{source}.{tenant}"),
-  max_in_flight: positiveInt.max(100_000).default(1000),
-  batch: batch.optional(),
-  ...sinkCommon,
-});
-
-const kafkaSink = z.object({
-  type: z.literal("kafka"),
-  brokers: z.array(z.string().min(1)).min(1),
-  topic: z.string().min(1),
-  key: z.string().default("{tenant}/{source}"),
-  client_id: z.string().default("switchyard"),
-  ssl: z.boolean().default(false),
-  sasl: z
-    .object({
-      mechanism: z.enum(["plain", "scram-sha-256", "scram-sha-512"]),
-      username: z.string(),
-      password: z.string(),
-    })
-    .optional(),
-  batch: kafkaBatch.optional(),
-  ...sinkCommon,
-});
-
-const logSink = z.object({
-  type: z.literal("log"),
-  level: z.enum(["trace", "debug", "info", "warn", "error"]).default("info"),
-  ...sinkCommon,
-});
-
-export const sinkSchema = z.discriminatedUnion("type", [httpSink, amqpSink, kafkaSink, logSink]);
-export type SinkConfig = z.infer<typeof sinkSchema>;
-export type HttpSinkConfig = z.infer<typeof httpSink>;
-export type AmqpSinkConfig = z.infer<typeof amqpSink>;
-export type KafkaSinkConfig = z.infer<typeof kafkaSink>;
-export type LogSinkConfig = z.infer<typeof logSink>;
-
-const secrets = z.array(z.string().min(1)).min(1).max(8);
-const tolerance_s = positiveInt.default(300);
-
-const verify = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("none") }),
-  z.object({ type: z.literal("stripe"), secrets, tolerance_s }),
-  z.object({ type: z.literal("github"), secrets }),
-  z.object({ type: z.literal("shopify"), secrets }),
-  z.object({ type: z.literal("slack"), secrets, tolerance_s }),
-  z.object({ type: z.literal("standard_webhooks"), secrets, tolerance_s }),
-  z.object({
-    type: z.literal("hmac"),
-    secrets,
-    header: z.string().min(1).toLowerCase(),
-    /** What is signed: `{body}`, optionally with `{timestamp}` from `timestamp_header`. */
-    template: z.string().default("{body}"),
-    hash: z.enum(["sha256", "sha512", "sha1"]).default("sha256"),
-    encoding: z.enum(["hex", "base64"]).default("hex"),
-    prefix: z.string().default(""),
-    timestamp_header: z.string().toLowerCase().optional(),
-    tolerance_s,
-  }),
-]);
-export type VerifyConfig = z.infer<typeof verify>;
-
-const dedup = z.union([
-  z.enum(["stripe", "github", "shopify", "standard_webhooks", "svix", "body"]),
-  z.object({ header: z.string().min(1).toLowerCase() }),
-  z.object({ json: z.string().min(1) }),
-]);
-export type DedupConfig = z.infer<typeof dedup>;
-
-const source = z.object({
-  /** The tenant of hooks posted to /webhooks/:source (and accepted in the path form). */
-  tenant: name.optional(),
-  /** Tenants accepted in /webhooks/:tenant/:source; any other path tenant is an unknown source. */
-  tenants: z.array(name).optional(),
-  verify,
-  on_verify_failure: z.enum(["reject", "quarantine"]).default("reject"),
-  dedup: dedup.default("body"),
-  dedup_ttl_s: positiveInt.default(259_200),
-  sinks: z.array(name).min(1),
-  retry: retry.partial().optional(),
-  /** Waiting jobs in any of this source's sink queues above which ingest answers 429. */
-  max_queue_depth: positiveInt.default(1_000_000),
-  allow_non_durable: z.boolean().default(false),
-});
-export type SourceConfig = z.infer<typeof source>;
+export { NAME } from "./fields.ts";
+export type { BreakerConfig, RetryConfig } from "./fields.ts";
+export { sinkSchema } from "./sink-schema.ts";
+export type {
+  AmqpSinkConfig,
+  HttpSinkConfig,
+  KafkaSinkConfig,
+  LogSinkConfig,
+  SinkConfig,
+} from "./sink-schema.ts";
+export type { DedupConfig, SourceConfig, VerifyConfig } from "./source-schema.ts";
 
 // A plain string may be empty (an unset `${VAR:-}`): it grants nothing and is dropped.
 const adminToken = z.union([
@@ -177,9 +53,17 @@ export const configSchema = z
     http: z
       .object({
         port: z.coerce.number().int().min(0).max(65535).default(3000),
+        /**
+         * A process without the api role (a Procfile worker) serves GET /metrics, /healthz and /readyz
+         * on this port, so its delivery metrics can be scraped; unset, it serves no HTTP at all.
+         */
+        metrics_port: z.coerce.number().int().min(0).max(65535).optional(),
         host: z.string().default("0.0.0.0"),
         max_body_bytes: positiveInt.default(1_048_576),
-        /** Base URL consumers use to reach this gateway (claim-check links). */
+        /**
+         * Base URL at which sink consumers reach the API (the web processes): claim URLs start with it.
+         * Unset, they point at this process's loopback address, useless to a consumer on another host.
+         */
         public_url: z.url().optional(),
         /** The whole request (headers and body) must arrive within this; a stalled client is cut. */
         request_timeout_ms: positiveInt.default(15_000),

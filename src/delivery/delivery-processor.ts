@@ -1,5 +1,6 @@
 // Inbound delivery: the attempt runner with a sink as its target. The sink's breaker (in this
 // process) admits or parks, the hook record is what a claim reads, and the sink sends it.
+import { inboundAttemptMs } from "../config/attempt-bounds.ts";
 import type { Config, RetryConfig } from "../config/schema.ts";
 import type { DeliveryResult } from "../domain/error-class.ts";
 import type { ClaimRef, Delivery, HookRecord } from "../domain/hook.ts";
@@ -80,7 +81,7 @@ function sinkTarget(deps: ProcessorDeps): DeliveryTarget<SinkAttempt> {
     send: (p, _claimed, admission, traceparent): Promise<DeliveryResult> => {
       const delivery = traceparent === undefined ? p.delivery : { ...p.delivery, traceparent };
       return breaker.run(
-        () => safeDeliver(sink, delivery, config.dispatch.attempt_timeout_ms, deps.inFlight),
+        () => safeDeliver(sink, delivery, inboundAttemptMs(config), deps.inFlight),
         admission.pass && admission.probe,
       );
     },

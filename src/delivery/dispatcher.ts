@@ -14,6 +14,8 @@ import type { DeliveryStore } from "../store/delivery-store.ts";
 import type { Keys } from "../store/keys.ts";
 import { claimFor, smallestInlineLimit } from "./claim.ts";
 import { type DeliveryJob, createDeliveryProcessor } from "./delivery-processor.ts";
+import type { BreakerBoard } from "../store/breaker-board.ts";
+import { BreakerReporter } from "./breaker-reporter.ts";
 import { InFlightAttempts } from "./safe-deliver.ts";
 import { type BreakerStateName, SinkBreaker } from "./sink-breaker.ts";
 
@@ -33,6 +35,8 @@ export interface DispatcherDeps {
   readonly publicUrl: () => string;
   /** Times BullMQ may find a job stalled (its worker died) before failing it; tests lower it. */
   readonly maxStalledCount?: number;
+  /** Where this process's sink breakers are reported for the admin API (GET /v1/breakers). */
+  readonly breakerBoard?: BreakerBoard;
 }
 
 const STALLED_TOO_OFTEN = "stalled more than allowable limit";
@@ -40,10 +44,15 @@ const BREAKER_GAUGE: Record<BreakerStateName, number> = { closed: 0, half_open: 
 
 export class Dispatcher {
   private readonly workers: Worker<DeliveryJobData, void, string>[] = [];
-  private readonly breakers: SinkBreaker[] = [];
+  private readonly breakers = new Map<string, SinkBreaker>();
   private readonly inFlight = new InFlightAttempts();
+  private readonly reporter: BreakerReporter | undefined;
 
-  constructor(private readonly deps: DispatcherDeps) {}
+  constructor(private readonly deps: DispatcherDeps) {
+    this.reporter = deps.breakerBoard
+      ? new BreakerReporter({ board: deps.breakerBoard, logger: deps.logger, breakers: () => this.breakers })
+      : undefined;
+  }
 
   /** Start one worker per configured sink. */
   start(): void {
@@ -60,13 +69,14 @@ export class Dispatcher {
           metrics.breakerState.set({ sink: sink.name }, BREAKER_GAUGE[state]);
           metrics.breakerTransitions.inc({ sink: sink.name, to: state });
           this.deps.logger.warn({ sink: sink.name, state }, "breaker state changed");
+          this.reporter?.changed(sink.name);
         },
         Date.now,
         // A probe ends by its attempt's timeout at the latest: waiters park until then.
         config.dispatch.attempt_timeout_ms,
       );
       metrics.breakerState.set({ sink: sink.name }, 0);
-      this.breakers.push(breaker);
+      this.breakers.set(sink.name, breaker);
       const processor = createDeliveryProcessor({
         ...this.deps,
         sink,
@@ -76,6 +86,7 @@ export class Dispatcher {
       });
       this.workers.push(this.createWorker(sink, processor));
     }
+    this.reporter?.start();
   }
 
   private createWorker(
@@ -137,6 +148,7 @@ export class Dispatcher {
       await Promise.race([graceful, new Promise((r) => setTimeout(r, 2000).unref())]);
       await Promise.all(this.workers.map((w) => w.close(true)));
     }
-    for (const b of this.breakers) b.shutdown();
+    for (const b of this.breakers.values()) b.shutdown();
+    await this.reporter?.stop();
   }
 }

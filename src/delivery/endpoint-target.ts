@@ -4,6 +4,7 @@
 // waits (parked, no attempt spent). The event is signed with Standard Webhooks headers (one signature
 // per live secret) and posted through the SSRF-guarded agent.
 import { type Dispatcher, request } from "undici";
+import { outboundAttemptMs } from "../config/attempt-bounds.ts";
 import type { Config, RetryConfig } from "../config/schema.ts";
 import { type Endpoint, liveSecrets } from "../domain/endpoint.ts";
 import { type DeliveryResult, permanent, transient } from "../domain/error-class.ts";
@@ -139,7 +140,7 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
     send: async (p, _claimed, admission, traceparent) => {
       const result = await safeAttempt(
         (signal) => post(p, signal, traceparent),
-        outbound.timeout_ms + 1000,
+        outboundAttemptMs(config),
         deps.inFlight,
       );
       const probe = admission.pass && admission.probe;

@@ -17,7 +17,14 @@ import type { Redis } from "ioredis";
 import type { BreakerConfig } from "../config/schema.ts";
 import { type DeliveryResult, countsForBreaker } from "../domain/error-class.ts";
 import { LuaScript } from "../store/lua-script.ts";
-import { BreakerCache, parkJitterMs, parseSnapshot, snapshotState, stateAt } from "./breaker-cache.ts";
+import {
+  BreakerCache,
+  type BreakerSnapshot,
+  parkJitterMs,
+  parseSnapshot,
+  snapshotState,
+  stateAt,
+} from "./breaker-cache.ts";
 import type { BreakerGate, BreakerStateName } from "./sink-breaker.ts";
 
 const gateScript = new LuaScript("gate-breaker-1.lua", 1);
@@ -64,6 +71,33 @@ export interface SharedBreakerOptions {
   readonly refreshMs?: number;
   readonly clock?: () => number;
   readonly random?: () => number;
+}
+
+async function readSnapshot(
+  redis: Redis,
+  key: string,
+  clock: () => number,
+): Promise<{ snap: BreakerSnapshot; at: number }> {
+  const reply = replyArray(await readScript.run(redis, [key], []), "read-breaker");
+  return { snap: parseSnapshot(reply), at: clock() };
+}
+
+function viewOf(snap: BreakerSnapshot, at: number): BreakerView {
+  return {
+    state: snapshotState(snap),
+    openUntil: snap.open ? at + snap.openLeftMs : null,
+    probeUntil: snap.probeLeftMs > 0 ? at + snap.probeLeftMs : null,
+  };
+}
+
+/** A shared breaker's state read from its key, without a SharedBreaker (readers that never gate). */
+export async function readSharedBreaker(
+  redis: Redis,
+  key: string,
+  clock: () => number = Date.now,
+): Promise<BreakerView> {
+  const { snap, at } = await readSnapshot(redis, key, clock);
+  return viewOf(snap, at);
 }
 
 /** Map a delivery result onto what the breaker counts: permanent failures are `ignored`. */
@@ -183,18 +217,9 @@ export class SharedBreaker {
 
   /** The breaker's state as Redis has it now (one round trip; also refreshes this process's cache). */
   async state(target: string): Promise<BreakerView> {
-    const reply = replyArray(
-      await readScript.run(this.options.redis, [this.options.keyOf(target)], []),
-      "read-breaker",
-    );
-    const at = this.clock();
-    const snap = parseSnapshot(reply);
+    const { snap, at } = await readSnapshot(this.options.redis, this.options.keyOf(target), this.clock);
     this.cache.apply(target, snap, at);
-    return {
-      state: snapshotState(snap),
-      openUntil: snap.open ? at + snap.openLeftMs : null,
-      probeUntil: snap.probeLeftMs > 0 ? at + snap.probeLeftMs : null,
-    };
+    return viewOf(snap, at);
   }
 
   private park(until: number, periodMs: number): BreakerGate {

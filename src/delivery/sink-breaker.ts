@@ -61,6 +61,11 @@ export class SinkBreaker {
     return "closed";
   }
 
+  /** End of the current open period (ms), while open; undefined otherwise. */
+  get openUntil(): number | undefined {
+    return this.breaker.opened ? this.openedAt + this.openPeriodMs() : undefined;
+  }
+
   /** May an attempt run now? If not, until when should its job be parked? */
   gate(): BreakerGate {
     if (this.breaker.opened) return { pass: false, parkUntil: this.openedAt + this.openPeriodMs() };

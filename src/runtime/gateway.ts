@@ -3,6 +3,7 @@
 import type { Resolver } from "../fanout/ssrf-guard.ts";
 import type { Hono } from "hono";
 import type { Config } from "../config/schema.ts";
+import { configWarnings } from "../config/warnings.ts";
 import { type Logger, createLogger } from "../observability/logger.ts";
 import { Metrics } from "../observability/metrics.ts";
 import type { OtelEnv } from "../observability/otel-env.ts";
@@ -21,6 +22,7 @@ import { ReplayStore } from "../store/replay-store.ts";
 import { loadClaimSigner } from "./claim-key.ts";
 import { checkEvictionPolicy } from "./eviction-check.ts";
 import { DEFAULT_DEADLINE_MS, Lifecycle } from "./lifecycle.ts";
+import { startOpsListener } from "./ops-listener.ts";
 import { connectRedis, createCommandRedis } from "./redis.ts";
 import { type ApiRole, startApiRole } from "./roles/api-role.ts";
 import type { Core } from "./roles/core.ts";
@@ -51,6 +53,8 @@ export interface Gateway {
   readonly app: Hono | undefined;
   /** Port the HTTP server listens on, once started with `listen`. */
   readonly port: number | undefined;
+  /** Port of /metrics, /healthz and /readyz in a process without the api role (`http.metrics_port`). */
+  readonly metricsPort: number | undefined;
   readonly metrics: Metrics;
   readonly keys: Keys;
   /** Stop accepting, finish or hand back in-flight work, close connections. Idempotent. */
@@ -65,6 +69,9 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   const life = new Lifecycle(logger, { deadlineMs: graceMs });
   const keys = new Keys(config.redis.prefix);
   let api: ApiRole | undefined;
+  let metricsPort: number | undefined;
+  for (const warning of configWarnings(config, { api: roles.has("api"), dispatch: roles.has("dispatch") }))
+    logger.warn({ key: warning.path }, `config: ${warning.path}: ${warning.message}`);
 
   try {
     // Closed last: the spans of the roles' final attempts are exported before the process exits.
@@ -100,7 +107,8 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       endpoints: new EndpointStore(redis, keys),
       events: new EventStore(redis, keys, ledger),
       claimSigner: await loadClaimSigner(redis, keys, config),
-      // A worker-only process cannot know the API's port: set http.public_url in production.
+      // A worker-only process cannot know the API's port: it is told through http.public_url (the boot
+      // warns when it is missing and claim URLs would be handed out).
       publicUrl: () => config.http.public_url ?? `http://127.0.0.1:${api?.port ?? config.http.port}`,
     };
 
@@ -112,11 +120,14 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
         ...(opts.outboundLookup ? { resolve: opts.outboundLookup } : {}),
       });
       if (api.port !== undefined) logger.info({ port: api.port, roles: [...roles] }, "switchyard listening");
+    } else if (config.http.metrics_port !== undefined && opts.listen !== false) {
+      metricsPort = await startOpsListener(core, config.http.metrics_port);
+      logger.info({ port: metricsPort, roles: [...roles] }, "serving /metrics, /healthz and /readyz");
     }
   } catch (err) {
     await life.stop();
     throw err;
   }
 
-  return { config, app: api?.app, port: api?.port, metrics, keys, stop: () => life.stop() };
+  return { config, app: api?.app, port: api?.port, metricsPort, metrics, keys, stop: () => life.stop() };
 }

@@ -82,6 +82,11 @@ export class Keys {
     return `${this.queuePrefix("replays")}:replay:${id}`;
   }
 
+  /** Sorted set, all scores 0: every replay id with a record, walked newest first by ZREVRANGEBYLEX. */
+  get replayIndex(): string {
+    return `${this.queuePrefix("replays")}:replay-index`;
+  }
+
   /**
    * One outbound endpoint's shared delivery limits (`rate`: GCRA slot time; `inflight`: holders of its
    * concurrency slots; `breaker`: its circuit breaker): every worker process reads the same ones. Each
@@ -94,6 +99,16 @@ export class Keys {
   /** Pub/sub channel on which shared breakers announce state changes. */
   get breakerChannel(): string {
     return `${this.prefix}:breaker-changes`;
+  }
+
+  /** Set: the ids of the dispatch processes whose sink breakers are reported (see breakerReport). */
+  get breakerReporters(): string {
+    return `{${this.prefix}:breakers}:reporters`;
+  }
+
+  /** Hash, expiring unless refreshed: one dispatch process's sink breakers, sink → state (JSON). */
+  breakerReport(processId: string): string {
+    return `{${this.prefix}:breakers}:report:${processId}`;
   }
 
   /** Sorted set: quarantined hooks by received_at (one tag: the store is small and capped). */

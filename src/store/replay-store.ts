@@ -65,6 +65,17 @@ export interface ReplayStep {
 
 export type SetStateResult = "ok" | "missing" | "done" | "cancelled";
 
+export interface ReplayListQuery {
+  readonly limit: number;
+  /** The last id of the previous page. */
+  readonly cursor?: string;
+  /** Which records to return (visibility to a tenant, a state). */
+  readonly filter: (record: ReplayRecord) => boolean;
+}
+
+const LIST_BATCH = 200;
+const MAX_LIST_SCAN = 5000;
+
 export class ReplayStore {
   constructor(
     private readonly redis: Redis,
@@ -90,13 +101,70 @@ export class ReplayStore {
     if (input.tenant !== undefined) fields.tenant = input.tenant;
     if (input.index !== undefined) fields.index = input.index;
     if (input.targets !== undefined) fields.targets = JSON.stringify(input.targets);
-    await this.redis.hset(this.keys.replay(id), fields);
+    await this.redis.multi().hset(this.keys.replay(id), fields).zadd(this.keys.replayIndex, 0, id).exec();
+    await this.forgetExpired();
     return (await this.get(id)) as ReplayRecord;
   }
 
   /** Drop a replay whose job could not be added. */
   async delete(id: ReplayId): Promise<void> {
-    await this.redis.del(this.keys.replay(id));
+    await this.redis.multi().del(this.keys.replay(id)).zrem(this.keys.replayIndex, id).exec();
+  }
+
+  /**
+   * Replays newest first, `filter` applied (a tenant's, a state), at most `limit`; `next` continues
+   * after the last id looked at. Index members whose record has expired are dropped on the way.
+   */
+  async list(q: ReplayListQuery): Promise<{ replays: ReplayRecord[]; next: string | undefined }> {
+    const out: ReplayRecord[] = [];
+    let from = q.cursor === undefined ? "+" : `(${q.cursor}`;
+    let scanned = 0;
+    for (;;) {
+      const ids = await this.redis.zrevrangebylex(this.keys.replayIndex, from, "-", "LIMIT", 0, LIST_BATCH);
+      const records = await this.getMany(ids);
+      for (const [i, id] of ids.entries()) {
+        scanned += 1;
+        const record = records[i];
+        if (record && q.filter(record)) out.push(record);
+        if (out.length === q.limit) {
+          const more = i < ids.length - 1 || ids.length === LIST_BATCH;
+          return { replays: out, next: more ? id : undefined };
+        }
+      }
+      if (ids.length < LIST_BATCH) return { replays: out, next: undefined };
+      const last = ids[ids.length - 1] as string;
+      // A filter that matches little must not walk the whole history in one request.
+      if (scanned >= MAX_LIST_SCAN) return { replays: out, next: last };
+      from = `(${last}`;
+    }
+  }
+
+  private async getMany(ids: readonly string[]): Promise<(ReplayRecord | undefined)[]> {
+    if (ids.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hgetall(this.keys.replay(id));
+    const replies = (await pipeline.exec()) ?? [];
+    const gone: string[] = [];
+    const records = ids.map((id, i) => {
+      const [err, raw] = replies[i] ?? [null, {}];
+      if (err) throw err;
+      const fields = (raw ?? {}) as Record<string, string>;
+      if (fields.id === undefined) gone.push(id);
+      return fields.id === undefined ? undefined : parseRecord(fields);
+    });
+    if (gone.length > 0) await this.redis.zrem(this.keys.replayIndex, ...gone);
+    return records;
+  }
+
+  /** Drop index members whose record has expired (replays are operator actions: the index is small). */
+  private async forgetExpired(): Promise<void> {
+    const ids = await this.redis.zrange(this.keys.replayIndex, 0, -1);
+    if (ids.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.exists(this.keys.replay(id));
+    const replies = (await pipeline.exec()) ?? [];
+    const gone = ids.filter((_, i) => replies[i]?.[1] === 0);
+    if (gone.length > 0) await this.redis.zrem(this.keys.replayIndex, ...gone);
   }
 
   async get(id: ReplayId): Promise<ReplayRecord | undefined> {

@@ -1,13 +1,13 @@
 // The `switchyard` CLI as an operator runs it (node bin/switchyard.mjs …) against a live gateway.
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import type { HookId } from "../../src/domain/ids.ts";
+import { type CliRun, runSwitchyard } from "../support/cli.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
-import { ADMIN_TOKEN, type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
+import { type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
 import { admin, deadHooks } from "./admin-fixtures.ts";
 
 let rx: Receiver;
@@ -15,26 +15,8 @@ let gw: TestGateway;
 let ids: string[];
 let dir: string;
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["bin/switchyard.mjs", ...args],
-      {
-        env: { ...process.env, SWITCHYARD_URL: gw.url, SWITCHYARD_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
-        timeout: 30_000,
-      },
-      (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = (args: string[], env: Record<string, string> = {}): Promise<CliRun> =>
+  runSwitchyard(gw.url, args, env);
 
 beforeAll(async () => {
   rx = await startReceiver({ fallback: 410 });

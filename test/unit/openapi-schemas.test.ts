@@ -1,11 +1,18 @@
 // /openapi.json must describe what the admin API actually answers: every field the views produce is
 // declared in its schema.
+import type { MiddlewareHandler } from "hono";
 import { describe, expect, it } from "vitest";
 import { createEndpointBody, patchEndpointBody } from "../../src/api/endpoint-body.ts";
 import { openApiDocument } from "../../src/api/openapi-document.ts";
 import { openApiSchemas } from "../../src/api/openapi-schemas.ts";
 import { endpointRoutes, endpointView } from "../../src/api/routes/endpoints.ts";
-import { replayView } from "../../src/api/routes/replays.ts";
+import {
+  type BreakerRouteDeps,
+  breakerRoutes,
+  endpointBreakerView,
+  sinkBreakerView,
+} from "../../src/api/routes/breakers.ts";
+import { type ReplayRouteDeps, replayRoutes, replayView } from "../../src/api/routes/replays.ts";
 import { deliveryView, dlqEntryView } from "../../src/api/views.ts";
 import type { DeliveryRow } from "../../src/domain/delivery.ts";
 import type { Endpoint } from "../../src/domain/endpoint.ts";
@@ -117,16 +124,38 @@ describe("OpenAPI schemas", () => {
     expect(declared(openApiSchemas.EndpointPatch)).toEqual(patchable.sort());
   });
 
-  it("list every endpoints route", () => {
-    const app = endpointRoutes({
-      endpoints: {} as EndpointStore,
-      auth: async (_c, next) => next(),
-      allowPrivate: false,
-    });
+  it("declare every field of a sink's and an endpoint's breaker view", () => {
+    const sink = sinkBreakerView("out", [
+      {
+        process: "h:1:a",
+        sinks: new Map([["out", { state: "open" as const, changedAt: 1, openUntil: 2 }]]),
+      },
+    ]);
+    const schemas = openApiDocument.components.schemas;
+    expect(declared(schemas.SinkBreaker)).toEqual(Object.keys(sink).sort());
+    const process = (sink.processes as Record<string, unknown>[])[0] ?? {};
+    expect(declared(schemas.SinkBreaker.properties.processes.items)).toEqual(Object.keys(process).sort());
+    const endpoint = endpointBreakerView(
+      { id: "ep_x", url: "https://e.example/", tenant: "t" },
+      {
+        state: "half_open",
+        openUntil: 1,
+        probeUntil: 2,
+      },
+    );
+    expect(declared(schemas.EndpointBreaker)).toEqual(Object.keys(endpoint).sort());
+  });
+
+  const noAuth: MiddlewareHandler = async (_c, next) => next();
+  it.each([
+    ["endpoints", endpointRoutes({ endpoints: {} as EndpointStore, auth: noAuth, allowPrivate: false }), 6],
+    ["replays", replayRoutes({ auth: noAuth } as unknown as ReplayRouteDeps), 4],
+    ["breakers", breakerRoutes({ auth: noAuth } as unknown as BreakerRouteDeps), 1],
+  ])("list every %s route", (_name, app, count) => {
     const paths = openApiDocument.paths as Record<string, Record<string, unknown>>;
     // Each route is listed once per handler (auth, then the route's own).
     const routes = new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`));
-    expect(routes.size).toBe(6);
+    expect(routes.size).toBe(count);
     for (const route of routes) {
       const [method = "", path = ""] = route.split(" ");
       const documented = paths[path.replace(/:(\w+)/g, "{$1}")]?.[method.toLowerCase()];

@@ -1,4 +1,4 @@
-// POST/GET/PATCH /v1/replays: create a replay of dead deliveries and watch or steer it. The work is
+// POST/GET/PATCH /v1/replays: create a replay of dead deliveries, list them, and watch or steer one. The work is
 // done by the replay runners (recovery role); this route only writes the durable record and its job.
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
@@ -7,13 +7,14 @@ import {
   DEFAULT_RATE_PER_S,
   MAX_RATE_PER_S,
   MAX_REPLAY_IDS,
+  REPLAY_STATES,
   type ReplayFilter,
 } from "../../domain/replay.ts";
 import { type CreateReplayDeps, UnknownReplayTarget, createReplay } from "../../recovery/create-replay.ts";
 import type { ReplayRecord } from "../../store/replay-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
-import { parseFilter } from "../filters.ts";
+import { parseFilter, parseLimit } from "../filters.ts";
 import { iso } from "../views.ts";
 
 export interface ReplayRouteDeps extends CreateReplayDeps {
@@ -94,6 +95,22 @@ export function replayRoutes(deps: ReplayRouteDeps): Hono {
       throw err;
     }
     return c.json({ id: record.id, ...replayView(record) }, 202);
+  });
+
+  app.get("/v1/replays", deps.auth, async (c) => {
+    const q = c.req.query();
+    const tenant = c.get("principal").tenant;
+    const state = q.state === undefined || q.state === "" ? undefined : q.state;
+    if (state !== undefined && !(REPLAY_STATES as readonly string[]).includes(state))
+      throw invalid(`state must be one of ${REPLAY_STATES.join(", ")}`);
+    const cursor = q.cursor === undefined || q.cursor === "" ? undefined : q.cursor;
+    if (cursor !== undefined && !isId("rp", cursor)) throw invalid("cursor is not one this API returned");
+    const page = await deps.replays.list({
+      limit: parseLimit(q.limit),
+      ...(cursor !== undefined ? { cursor } : {}),
+      filter: (r) => canSee({ tenant }, r.tenant) && (state === undefined || r.state === state),
+    });
+    return c.json({ data: page.replays.map(replayView), next_cursor: page.next ?? null });
   });
 
   const visible = async (id: string, tenant: string | undefined): Promise<ReplayRecord> => {

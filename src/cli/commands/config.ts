@@ -1,10 +1,18 @@
 // `check-config` and `print-config`: the same loader and validation as boot, without starting anything,
-// so an operator can check a file in CI or paste the effective config (secrets masked) into a ticket.
+// so an operator can check a file in CI (warnings included) or paste the effective config (secrets
+// masked) into a ticket.
+import type { Command } from "commander";
 import { stringify } from "yaml";
 import { ConfigError, loadConfig, resolveConfigPath } from "../../config/load.ts";
 import { redact } from "../../config/redact.ts";
-import { EXIT } from "../args.ts";
+import { configWarnings } from "../../config/warnings.ts";
+import { type Role, parseRoles } from "../../runtime/roles.ts";
+import type { CommandContext } from "../context.ts";
 import { type CliIo, println } from "../io.ts";
+import { EXIT, UsageError } from "../options.ts";
+
+/** The process a config is checked for when neither --roles nor SWITCHYARD_ROLES says: the Procfile's worker. */
+const WORKER_ROLES: readonly Role[] = ["dispatch", "recovery"];
 
 function load(
   file: string | undefined,
@@ -22,7 +30,22 @@ function load(
   }
 }
 
-export function checkConfig(file: string | undefined, io: CliIo): number {
+export interface CheckOptions {
+  /** Comma-separated roles of the process to check for. */
+  readonly roles?: string;
+  /** Warnings fail the check (exit 78). */
+  readonly strict?: boolean;
+}
+
+export function checkConfig(file: string | undefined, opts: CheckOptions, io: CliIo): number {
+  let roles: Role[];
+  try {
+    roles = parseRoles(opts.roles ?? io.env.SWITCHYARD_ROLES, WORKER_ROLES);
+  } catch (err) {
+    throw new UsageError(
+      (err as Error).message.replace(/^SWITCHYARD_ROLES/, opts.roles ? "--roles" : "SWITCHYARD_ROLES"),
+    );
+  }
   const loaded = load(file, io);
   if (typeof loaded === "number") return loaded;
   const { path, config } = loaded;
@@ -32,7 +55,14 @@ export function checkConfig(file: string | undefined, io: CliIo): number {
     io.stdout,
     `ok: ${path} is valid (${sources} source${sources === 1 ? "" : "s"}, ${sinks} sink${sinks === 1 ? "" : "s"})`,
   );
-  return EXIT.ok;
+  const warnings = configWarnings(config, {
+    api: roles.includes("api"),
+    dispatch: roles.includes("dispatch"),
+  });
+  for (const w of warnings) println(io.stderr, `warning: ${w.path}: ${w.message}`);
+  if (warnings.length > 0)
+    println(io.stderr, `(checked for a process with roles ${roles.join(",")}; --roles picks another)`);
+  return opts.strict && warnings.length > 0 ? EXIT.config : EXIT.ok;
 }
 
 export function printConfig(file: string | undefined, json: boolean, io: CliIo): number {
@@ -45,4 +75,36 @@ export function printConfig(file: string | undefined, json: boolean, io: CliIo):
       : `# ${loaded.path} (effective, secrets redacted)\n${stringify(safe)}`,
   );
   return EXIT.ok;
+}
+
+const FILE_HELP = "config file (default: $SWITCHYARD_CONFIG, ./switchyard.yaml, else the bundled one)";
+
+export function registerConfigCommands(program: Command, ctx: CommandContext): void {
+  program
+    .command("check-config")
+    .description("validate the config as boot does, and print its warnings")
+    .argument("[file]", FILE_HELP)
+    .option("-c, --config <file>", "the config file (instead of FILE)")
+    .option(
+      "--roles <list>",
+      "check for a process with these roles (api,dispatch,recovery; default: $SWITCHYARD_ROLES, else dispatch,recovery)",
+    )
+    .option("--strict", "exit 78 when there are warnings")
+    .action(
+      ctx.action((file: string | undefined, opts: CheckOptions & { config?: string }) =>
+        checkConfig(opts.config ?? file, opts, ctx.io),
+      ),
+    );
+
+  program
+    .command("print-config")
+    .description("print the effective config, secrets redacted")
+    .argument("[file]", FILE_HELP)
+    .option("-c, --config <file>", "the config file (instead of FILE)")
+    .option("--json", "as JSON instead of YAML")
+    .action(
+      ctx.action((file: string | undefined, opts: { config?: string; json?: boolean }) =>
+        printConfig(opts.config ?? file, opts.json === true, ctx.io),
+      ),
+    );
 }

@@ -4,12 +4,14 @@ import { TokenRegistry, requireAdmin } from "../../api/admin-auth.ts";
 import { createApp } from "../../api/app.ts";
 import { asyncApiForConfig } from "../../api/asyncapi-document.ts";
 import { asyncApiRoutes } from "../../api/routes/asyncapi.ts";
+import { breakerRoutes } from "../../api/routes/breakers.ts";
 import { bullBoardRoutes } from "../../api/routes/bull-board.ts";
 import { claimRoutes } from "../../api/routes/claims.ts";
 import { dlqRoutes } from "../../api/routes/dlq.ts";
 import { endpointRoutes } from "../../api/routes/endpoints.ts";
 import { eventRoutes } from "../../api/routes/events.ts";
 import { quarantineRoutes } from "../../api/routes/quarantine.ts";
+import { BreakerBoard } from "../../store/breaker-board.ts";
 import { QuarantineStore } from "../../store/quarantine-store.ts";
 import { healthRoutes } from "../../api/routes/health.ts";
 import { hookRoutes } from "../../api/routes/hooks.ts";
@@ -17,6 +19,7 @@ import { metricsRoutes } from "../../api/routes/metrics.ts";
 import { openApiRoutes } from "../../api/routes/openapi.ts";
 import { replayRoutes } from "../../api/routes/replays.ts";
 import { webhookRoutes } from "../../api/routes/webhooks.ts";
+import { readSharedBreaker } from "../../delivery/shared-breaker.ts";
 import { DepthGate } from "../../ingest/depth-gate.ts";
 import { IngestService } from "../../ingest/ingest-service.ts";
 import { createMaintenanceQueue } from "../../queue/maintenance-queue.ts";
@@ -74,6 +77,13 @@ export async function startApiRole(
       hookRoutes({ hooks, auth }),
       dlqRoutes({ dlq, ledger, queues, auth }),
       replayRoutes({ replays, replayQueue, dlq, hooks, ledger, auth }),
+      breakerRoutes({
+        board: new BreakerBoard(redis, keys),
+        sinks: Object.keys(config.sinks),
+        endpoints: core.endpoints,
+        endpointBreaker: (id) => readSharedBreaker(redis, keys.endpointGate(id, "breaker")),
+        auth,
+      }),
       claimRoutes({ hooks, auth, signer: core.claimSigner }),
       quarantineRoutes({ quarantine, auth }),
       endpointRoutes({

@@ -4,6 +4,7 @@ import { Dispatcher } from "../../delivery/dispatcher.ts";
 import { OutboundDispatcher } from "../../delivery/outbound-dispatcher.ts";
 import { createSink } from "../../sinks/registry.ts";
 import type { Sink } from "../../sinks/sink.ts";
+import { BreakerBoard } from "../../store/breaker-board.ts";
 import { DeliveryStore, ledgerOptions } from "../../store/delivery-store.ts";
 import { createWorkerRedis } from "../redis.ts";
 import type { Core } from "./core.ts";
@@ -50,6 +51,7 @@ export async function startDispatchRole(
     ledger,
     sinks,
     maxStalledCount: opts.maxStalledCount,
+    breakerBoard: new BreakerBoard(core.redis, keys),
   });
   dispatcher.start();
   life.onStop("dispatcher", () => dispatcher.close(opts.graceMs));

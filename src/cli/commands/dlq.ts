@@ -1,24 +1,20 @@
-// The admin commands: `dlq list`, `dlq replay` (with a progress bar until the replay ends) and
-// `hooks show`. Each is one or a few calls to the admin API; rendering lives in format.ts.
+// `dlq list` and `dlq replay` (with a progress bar until the replay ends): one or a few calls to the
+// admin API each; rendering lives in format.ts.
 import cliProgress from "cli-progress";
-import type { AdminClient } from "../admin-client.ts";
-import { type DlqFilterArgs, EXIT } from "../args.ts";
-import {
-  type DlqEntryJson,
-  type HookJson,
-  type ReplayJson,
-  dlqTable,
-  hookDetails,
-  replaySummary,
-} from "../format.ts";
+import { type Command, Option } from "commander";
+import { type AdminClient, query } from "../admin-client.ts";
+import type { CommandContext } from "../context.ts";
+import { type DlqEntryJson, type ReplayJson, dlqTable, replaySummary } from "../format.ts";
 import { type CliIo, println } from "../io.ts";
-
-function query(params: Record<string, string | number | undefined>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v));
-  const s = q.toString();
-  return s ? `?${s}` : "";
-}
+import {
+  type DlqFilterArgs,
+  EXIT,
+  UsageError,
+  addDlqFilters,
+  addPaging,
+  filterOf,
+  positiveInt,
+} from "../options.ts";
 
 export async function dlqList(
   client: AdminClient,
@@ -35,19 +31,6 @@ export async function dlqList(
   }
   println(io.stdout, dlqTable(page.data));
   if (page.next_cursor) println(io.stderr, `more: switchyard dlq list … --cursor ${page.next_cursor}`);
-  return EXIT.ok;
-}
-
-export async function hooksShow(
-  client: AdminClient,
-  cmd: { id: string; body: boolean; json: boolean },
-  io: CliIo,
-): Promise<number> {
-  const hook = await client.call<HookJson>(
-    "GET",
-    `/v1/hooks/${encodeURIComponent(cmd.id)}${cmd.body ? "?include=body" : ""}`,
-  );
-  println(io.stdout, cmd.json ? JSON.stringify(hook, null, 2) : hookDetails(hook));
   return EXIT.ok;
 }
 
@@ -118,4 +101,75 @@ export async function dlqReplay(
     cmd.json ? JSON.stringify(replay, null, 2) : replaySummary(replay, (Date.now() - started) / 1000),
   );
   return replay.state === "done" && replay.failed === 0 ? EXIT.ok : EXIT.failure;
+}
+
+export function registerDlqCommands(program: Command, ctx: CommandContext): void {
+  const dlq = program.command("dlq").description("dead deliveries: list them, replay them");
+
+  addPaging(
+    addDlqFilters(dlq.command("list").description("list dead deliveries, newest first (no bodies)")),
+    1000,
+  )
+    .option("--json", "the API's JSON page instead of a table")
+    .action(
+      ctx.action(
+        (
+          opts: Parameters<typeof filterOf>[0] & { limit?: number; cursor?: string; json?: boolean },
+          cmd: Command,
+        ) =>
+          dlqList(
+            ctx.client(cmd),
+            {
+              filter: filterOf(opts),
+              json: opts.json === true,
+              ...(opts.limit === undefined ? {} : { limit: opts.limit }),
+              ...(opts.cursor === undefined ? {} : { cursor: opts.cursor }),
+            },
+            ctx.io,
+          ),
+      ),
+    );
+
+  addDlqFilters(
+    dlq
+      .command("replay")
+      .description("move dead deliveries back to their queues, showing progress until the replay ends"),
+  )
+    .option("--id <id...>", "these DLQ entries or hooks (repeatable)")
+    .addOption(new Option("--rate <n>", "entries per second (default 1000)").argParser(positiveInt("--rate")))
+    .option("--all", "the whole DLQ (required when no filter is given)")
+    .option("--no-wait", "start the replay and return")
+    .option("--json", "print the replay as JSON")
+    .action(
+      ctx.action(
+        (
+          opts: Parameters<typeof filterOf>[0] & {
+            id?: string[];
+            rate?: number;
+            all?: boolean;
+            wait: boolean;
+            json?: boolean;
+          },
+          cmd: Command,
+        ) => {
+          const filter = filterOf(opts);
+          const ids = opts.id ?? [];
+          if (Object.keys(filter).length === 0 && ids.length === 0 && opts.all !== true)
+            throw new UsageError(
+              "dlq replay: give a filter (--source, --sink, --error-class, --since, --until, --id) or --all to replay the whole DLQ",
+            );
+          return dlqReplay(
+            ctx.client(cmd),
+            {
+              filter,
+              ids,
+              wait: opts.wait,
+              json: opts.json === true,
+              ...(opts.rate === undefined ? {} : { rate: opts.rate }),
+            },
+            ctx.io,
+          );
+        },
+      ),
+    );
 }
