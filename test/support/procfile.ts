@@ -1,0 +1,105 @@
+// The Procfile's processes as a platform runs them: the line through a shell in exec form, in a
+// process group of its own, with the platform's environment. Tests signal the pid (what a container
+// runtime does) or the group (what a dyno manager does) and read the JSON log lines back.
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { ROOT } from "./built-dist.ts";
+
+/** The Procfile's command for `role`. */
+export function procfileCommand(role: string): string {
+  for (const line of readFileSync(join(ROOT, "Procfile"), "utf8").split("\n")) {
+    const match = /^([A-Za-z0-9_-]+):\s*(.+)$/.exec(line.trim());
+    if (match?.[1] === role && match[2] !== undefined) return match[2];
+  }
+  throw new Error(`Procfile has no "${role}" process`);
+}
+
+export interface LogLine {
+  readonly level: number;
+  readonly msg: string;
+  readonly [key: string]: unknown;
+}
+
+export interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+export interface RoleProcess {
+  readonly role: string;
+  readonly child: ChildProcess;
+  /** How the process the Procfile line started ended: its code, or the signal that ended it. */
+  readonly exited: Promise<Exit>;
+  /** Resolves once every process of the group has let go of stdout and stderr. */
+  readonly closed: Promise<void>;
+  out(): string;
+  err(): string;
+  lines(): LogLine[];
+  /** SIGKILL whatever of the group is left (cleanup). */
+  kill(): void;
+}
+
+export function startRole(role: string, env: Record<string, string>): RoleProcess {
+  const inherited = { ...process.env };
+  delete inherited.SWITCHYARD_ROLES;
+  const child = spawn(`exec ${procfileCommand(role)}`, {
+    shell: true,
+    cwd: ROOT,
+    detached: true,
+    env: { ...inherited, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d) => (stdout += d));
+  child.stderr!.on("data", (d) => (stderr += d));
+  const exited = new Promise<Exit>((r) => child.once("exit", (code, signal) => r({ code, signal })));
+  const closed = new Promise<void>((r) => child.once("close", () => r()));
+  return {
+    role,
+    child,
+    exited,
+    closed,
+    out: () => stdout,
+    err: () => stderr,
+    lines: () =>
+      stdout
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as LogLine),
+    kill: () => {
+      if (groupAlive(child)) process.kill(-child.pid!, "SIGKILL");
+    },
+  };
+}
+
+export function groupAlive(child: ChildProcess): boolean {
+  try {
+    process.kill(-child.pid!, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once the role logged that it is up: "listening" with the API, "running" without. */
+export async function roleUp(proc: RoleProcess, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!proc.lines().some((l) => l.msg === "switchyard listening" || l.msg === "switchyard running")) {
+    if (proc.child.exitCode !== null)
+      throw new Error(`${proc.role} exited ${proc.child.exitCode}: ${proc.err()}`);
+    if (Date.now() > deadline) throw new Error(`${proc.role} not up after ${timeoutMs} ms: ${proc.err()}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
