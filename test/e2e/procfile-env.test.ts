@@ -2,9 +2,6 @@
 // Procfile's own `web` and `worker` commands, and the platform's PORT and REDIS_URL. Both roles must
 // use what the environment says, not the built-in defaults.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, beforeAll, expect, it } from "vitest";
 import type { HookId } from "../../src/domain/ids.ts";
@@ -16,6 +13,7 @@ import {
   freePort,
   groupAlive,
   startRole as startProcfileRole,
+  tempConfig,
 } from "../support/procfile.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import { REDIS_URL, deletePrefix, eventually } from "../support/test-gateway.ts";
@@ -49,8 +47,7 @@ async function keysUnder(conn: Redis, prefix: string): Promise<string[]> {
 // Stop a role as a platform stops a dyno: SIGTERM to each of its processes.
 async function stopRole(proc: RoleProcess): Promise<void> {
   process.kill(-proc.child.pid!, "SIGTERM");
-  await proc.closed;
-  // Output closes as the last process exits; the kernel may take a moment more to reap it.
+  expect(await proc.exited).toEqual({ code: 0, signal: null });
   await eventually(() => !groupAlive(proc.child), 5000, "every process of the role to be gone");
   const lines = proc.lines();
   expect(lines.some((l) => l.msg === "shutting down" && l.signal === "SIGTERM")).toBe(true);
@@ -69,18 +66,13 @@ it("web and worker from the Procfile use PORT and REDIS_URL when the config name
     shared.disconnect();
   });
 
-  const dir = mkdtempSync(join(tmpdir(), "sy-procfile-"));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, "switchyard.yaml");
-  writeFileSync(
-    file,
-    [
-      `redis: { prefix: ${prefix} }`,
-      `http: { host: 127.0.0.1 }`,
-      `sinks: { out: { type: http, url: "${rx.url}/in" } }`,
-      `sources: { src: { verify: { type: none }, sinks: [out] } }`,
-    ].join("\n"),
-  );
+  const { file, remove } = tempConfig([
+    `redis: { prefix: ${prefix} }`,
+    `http: { host: 127.0.0.1 }`,
+    `sinks: { out: { type: http, url: "${rx.url}/in" } }`,
+    `sources: { src: { verify: { type: none }, sinks: [out] } }`,
+  ]);
+  cleanups.push(remove);
   const port = await freePort();
   const env = { SWITCHYARD_CONFIG: file, PORT: String(port), REDIS_URL: redis.url, LOG_LEVEL: "info" };
   const web = startRole("web", env);

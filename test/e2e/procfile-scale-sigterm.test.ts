@@ -4,13 +4,10 @@
 // are started again. Every hook that got a 2xx must reach the receiver; duplicates (at-least-once) are
 // counted and printed, not failed.
 import { createHmac, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type DevRedis, startPrivateRedis } from "../../src/runtime/dev-redis.ts";
 import { buildOnce } from "../support/built-dist.ts";
-import { type RoleProcess, freePort, roleUp, startRole } from "../support/procfile.ts";
+import { type RoleProcess, freePort, roleUp, startRole, tempConfig } from "../support/procfile.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import { eventually } from "../support/test-gateway.ts";
 
@@ -33,21 +30,16 @@ interface Cluster {
 }
 
 async function cluster(redisUrl: string, rx: Receiver): Promise<Cluster> {
-  const dir = mkdtempSync(join(tmpdir(), "sy-scale-"));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, "switchyard.yaml");
-  writeFileSync(
-    file,
-    [
-      `redis: { prefix: t${randomBytes(5).toString("hex")} }`,
-      `http: { host: 127.0.0.1 }`,
-      // Short recovery periods so that anything a stop left behind is found within the test.
-      `recovery: { interval_ms: 5000, stale_after_ms: 20000 }`,
-      `dispatch: { concurrency: 32, retry: { base_ms: 200, max_ms: 2000 } }`,
-      `sinks: { out: { type: http, url: "${rx.url}/in" } }`,
-      `sources: { gh: { verify: { type: github, secrets: ["${SECRET}"] }, dedup: github, sinks: [out] } }`,
-    ].join("\n"),
-  );
+  const { file, remove } = tempConfig([
+    `redis: { prefix: t${randomBytes(5).toString("hex")} }`,
+    `http: { host: 127.0.0.1 }`,
+    // Short recovery periods so that anything a stop left behind is found within the test.
+    `recovery: { interval_ms: 5000, stale_after_ms: 20000 }`,
+    `dispatch: { concurrency: 32, retry: { base_ms: 200, max_ms: 2000 } }`,
+    `sinks: { out: { type: http, url: "${rx.url}/in" } }`,
+    `sources: { gh: { verify: { type: github, secrets: ["${SECRET}"] }, dedup: github, sinks: [out] } }`,
+  ]);
+  cleanups.push(remove);
   const webPorts = [await freePort(), await freePort()];
   const env = { SWITCHYARD_CONFIG: file, REDIS_URL: redisUrl, LOG_LEVEL: "info" };
   return {

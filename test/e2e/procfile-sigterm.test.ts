@@ -5,9 +5,6 @@
 // a shell, exec form, a process group of its own); the signal goes to the pid, as a container runtime
 // sends it, or to the whole group, as a dyno manager does.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterEach, beforeAll, expect, it } from "vitest";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
@@ -15,7 +12,7 @@ import type { HookId } from "../../src/domain/ids.ts";
 import { parseRow } from "../../src/store/delivery-store.ts";
 import { Keys } from "../../src/store/keys.ts";
 import { buildOnce } from "../support/built-dist.ts";
-import { type Exit, type RoleProcess, freePort, roleUp, startRole } from "../support/procfile.ts";
+import { type Exit, type RoleProcess, freePort, roleUp, startRole, tempConfig } from "../support/procfile.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import { REDIS_URL, deletePrefix, eventually } from "../support/test-gateway.ts";
 
@@ -44,18 +41,13 @@ async function deployment(holdMs: number): Promise<Deployment> {
     await deletePrefix(redis, prefix);
     redis.disconnect();
   });
-  const dir = mkdtempSync(join(tmpdir(), "sy-procfile-sigterm-"));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const file = join(dir, "switchyard.yaml");
-  writeFileSync(
-    file,
-    [
-      `redis: { prefix: ${prefix} }`,
-      `http: { host: 127.0.0.1 }`,
-      `sinks: { out: { type: http, url: "${rx.url}/in", timeout_ms: 20000 } }`,
-      `sources: { src: { verify: { type: none }, sinks: [out] } }`,
-    ].join("\n"),
-  );
+  const { file, remove } = tempConfig([
+    `redis: { prefix: ${prefix} }`,
+    `http: { host: 127.0.0.1 }`,
+    `sinks: { out: { type: http, url: "${rx.url}/in", timeout_ms: 20000 } }`,
+    `sources: { src: { verify: { type: none }, sinks: [out] } }`,
+  ]);
+  cleanups.push(remove);
   const port = await freePort();
   const env = { SWITCHYARD_CONFIG: file, PORT: String(port), REDIS_URL, LOG_LEVEL: "info" };
   return {

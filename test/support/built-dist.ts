@@ -21,7 +21,6 @@ const INPUTS = [
 ];
 const STAMP = join(ROOT, "dist", ".inputs-sha256");
 const LOCK = join(ROOT, "node_modules", ".cache", "switchyard-build.lock");
-const STALE_LOCK_MS = 120_000;
 
 function files(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];
@@ -47,15 +46,41 @@ function builtFrom(): string | undefined {
   }
 }
 
+function ageMs(path: string): number {
+  try {
+    return Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Take the build lock (a directory holding its owner's pid); false while another live process has it. */
 function tryLock(): boolean {
   mkdirSync(join(LOCK, ".."), { recursive: true });
   try {
     mkdirSync(LOCK);
+    writeFileSync(join(LOCK, "pid"), String(process.pid));
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    // A lock left by a test process that was killed mid-build.
-    if (Date.now() - statSync(LOCK).mtimeMs > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
+    // A lock left by a test process that died mid-build (no pid for long: it died taking the lock).
+    let owner = 0;
+    try {
+      owner = Number(readFileSync(join(LOCK, "pid"), "utf8"));
+    } catch {
+      // not written yet, or the lock was released meanwhile
+    }
+    const dead = owner > 0 ? !alive(owner) : ageMs(LOCK) > 10_000;
+    if (dead) rmSync(LOCK, { recursive: true, force: true });
     return false;
   }
 }

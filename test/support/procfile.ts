@@ -2,8 +2,9 @@
 // process group of its own, with the platform's environment. Tests signal the pid (what a container
 // runtime does) or the group (what a dyno manager does) and read the JSON log lines back.
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "./built-dist.ts";
 
@@ -32,45 +33,54 @@ export interface RoleProcess {
   readonly child: ChildProcess;
   /** How the process the Procfile line started ended: its code, or the signal that ended it. */
   readonly exited: Promise<Exit>;
-  /** Resolves once every process of the group has let go of stdout and stderr. */
-  readonly closed: Promise<void>;
   out(): string;
   err(): string;
   lines(): LogLine[];
-  /** SIGKILL whatever of the group is left (cleanup). */
+  /** SIGKILL whatever of the group is left, and remove its log files (cleanup). */
   kill(): void;
 }
 
+// Output goes to files, not pipes: the test process, busy sending hooks, may drain a pipe late, and a
+// writer facing a full pipe waits (pino retries such a write every 100 ms). A platform's log
+// collector reads on its own.
 export function startRole(role: string, env: Record<string, string>): RoleProcess {
   const inherited = { ...process.env };
   delete inherited.SWITCHYARD_ROLES;
+  const dir = mkdtempSync(join(tmpdir(), `sy-${role}-`));
+  const [outFile, errFile] = [join(dir, "stdout"), join(dir, "stderr")];
+  const [outFd, errFd] = [openSync(outFile, "w"), openSync(errFile, "w")];
   const child = spawn(`exec ${procfileCommand(role)}`, {
     shell: true,
     cwd: ROOT,
     detached: true,
     env: { ...inherited, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", outFd, errFd],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (d) => (stdout += d));
-  child.stderr!.on("data", (d) => (stderr += d));
+  closeSync(outFd);
+  closeSync(errFd);
   const exited = new Promise<Exit>((r) => child.once("exit", (code, signal) => r({ code, signal })));
-  const closed = new Promise<void>((r) => child.once("close", () => r()));
+  const read = (file: string): string => {
+    try {
+      return readFileSync(file, "utf8");
+    } catch {
+      return "";
+    }
+  };
   return {
     role,
     child,
     exited,
-    closed,
-    out: () => stdout,
-    err: () => stderr,
+    out: () => read(outFile),
+    err: () => read(errFile),
     lines: () =>
-      stdout
+      read(outFile)
         .split("\n")
+        .slice(0, -1) // the text after the last newline is a line still being written
         .filter((line) => line.startsWith("{"))
         .map((line) => JSON.parse(line) as LogLine),
     kill: () => {
       if (groupAlive(child)) process.kill(-child.pid!, "SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -102,4 +112,12 @@ export async function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** A switchyard.yaml of `lines` in a temp dir; `remove` deletes the dir. */
+export function tempConfig(lines: readonly string[]): { file: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "sy-procfile-"));
+  const file = join(dir, "switchyard.yaml");
+  writeFileSync(file, lines.join("\n"));
+  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
