@@ -1,4 +1,4 @@
-// Entry point of the `switchyard` CLI (bin/switchyard.mjs loads it through tsx).
+// Entry point of the `switchyard` CLI (bin/switchyard.mjs loads it from the sources under tsx, or from dist/).
 import { runCli } from "./run.ts";
 
 process.exitCode = await runCli(process.argv.slice(2), {

@@ -1,6 +1,6 @@
 // What every entry point does: load and validate the config (exit 78 on a bad one), find Redis
 // (optionally starting a private one for development), start the roles, and shut down cleanly on
-// SIGTERM/SIGINT within the platform's 30 s grace.
+// SIGTERM/SIGINT within the platform's 30 s grace (a repeated signal: see stop-signals.ts).
 import { ConfigError, EX_CONFIG, loadConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
 import { createLogger } from "../observability/logger.ts";
@@ -8,6 +8,7 @@ import { type DevRedis, reachable, redisServerOnPath, startPrivateRedis } from "
 import { startGateway } from "./gateway.ts";
 import { safeRedisUrl } from "./redis.ts";
 import { type Role, parseRoles } from "./roles.ts";
+import { StopSignals } from "./stop-signals.ts";
 
 export interface BootOptions {
   readonly defaultRoles: readonly Role[];
@@ -57,10 +58,20 @@ export async function boot(opts: BootOptions): Promise<void> {
     process.exit(1);
   });
 
-  let signals = 0;
-  const shutdown = (signal: string): void => {
-    signals += 1;
-    if (signals > 1) process.exit(1);
+  // A process without the API has no "listening" line: say it is up all the same.
+  if (gateway.port === undefined) logger.info({ roles }, "switchyard running");
+
+  const stopSignals = new StopSignals();
+  const shutdown = (signal: "SIGTERM" | "SIGINT"): void => {
+    const action = stopSignals.receive(signal);
+    if (action === "ignore") {
+      logger.info({ signal }, "already shutting down: repeated stop signal ignored");
+      return;
+    }
+    if (action === "force") {
+      logger.warn({ signal }, "interrupted again: exiting before the drain finished");
+      process.exit(1);
+    }
     logger.info({ signal }, "shutting down");
     void gateway
       .stop()
