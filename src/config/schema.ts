@@ -1,13 +1,21 @@
 // The shape of switchyard.yaml, validated once at boot. Everything else reads the parsed, defaulted
 // Config type and never re-checks a value.
 import { z } from "zod";
+import { name, positiveInt } from "./primitives.ts";
+import { durabilitySchema, redisSchema } from "./redis-schema.ts";
+import { breaker, sinkSchema } from "./sink-schema.ts";
 
-/** Names that end up in URLs, Redis keys and BullMQ queue names: no `:`, bounded. */
-export const NAME = /^[A-Za-z0-9_-]{1,64}$/;
-const name = z.string().regex(NAME, "must match [A-Za-z0-9_-]{1,64}");
-// Numbers may arrive quoted from `"${VAR:-3000}"`; coercion keeps interpolated values usable.
-const positiveInt = z.coerce.number().int().positive();
-const nonNegativeInt = z.coerce.number().int().nonnegative();
+export {
+  type AmqpSinkConfig,
+  type BreakerConfig,
+  type HttpSinkConfig,
+  type KafkaSinkConfig,
+  type LogSinkConfig,
+  type SinkConfig,
+  sinkSchema,
+} from "./sink-schema.ts";
+
+export { NAME } from "./primitives.ts";
 
 const retry = z.object({
   base_ms: positiveInt.default(1000),
@@ -16,82 +24,6 @@ const retry = z.object({
   max_elapsed_ms: positiveInt.default(86_400_000),
 });
 export type RetryConfig = z.infer<typeof retry>;
-
-const breaker = z.object({
-  failures: positiveInt.default(5),
-  open_ms: positiveInt.default(30_000),
-  max_open_ms: positiveInt.default(300_000),
-});
-export type BreakerConfig = z.infer<typeof breaker>;
-
-const batch = z.object({
-  max: positiveInt.max(10_000).default(256),
-  max_delay_ms: nonNegativeInt.default(5),
-});
-
-/** Kafka batches are capped by bytes too: a broker refuses a request over message.max.bytes whole. */
-const kafkaBatch = batch.extend({
-  /** Estimated from the serialized messages; below the broker's default 1 MB limit. */
-  max_bytes: positiveInt.default(900_000),
-});
-
-/** Options every sink type accepts. */
-const sinkCommon = {
-  concurrency: positiveInt.max(10_000).optional(),
-  claim_check_bytes: positiveInt.optional(),
-  breaker: breaker.partial().optional(),
-};
-
-const httpSink = z.object({
-  type: z.literal("http"),
-  url: z.url({ protocol: /^https?$/ }),
-  method: z.enum(["POST", "PUT", "PATCH"]).default("POST"),
-  headers: z.record(z.string(), z.string()).default({}),
-  timeout_ms: positiveInt.default(10_000),
-  secret: z.string().min(1).optional(),
-  ...sinkCommon,
-});
-
-const amqpSink = z.object({
-  type: z.literal("amqp"),
-  url: z.string().regex(/^amqps?:\/\//, "must be an amqp:// or amqps:// URL"),
-  exchange: z.string().min(1),
-  routing_key: z.string().default("{source}.{tenant}"),
-  max_in_flight: positiveInt.max(100_000).default(1000),
-  batch: batch.optional(),
-  ...sinkCommon,
-});
-
-const kafkaSink = z.object({
-  type: z.literal("kafka"),
-  brokers: z.array(z.string().min(1)).min(1),
-  topic: z.string().min(1),
-  key: z.string().default("{tenant}/{source}"),
-  client_id: z.string().default("switchyard"),
-  ssl: z.boolean().default(false),
-  sasl: z
-    .object({
-      mechanism: z.enum(["plain", "scram-sha-256", "scram-sha-512"]),
-      username: z.string(),
-      password: z.string(),
-    })
-    .optional(),
-  batch: kafkaBatch.optional(),
-  ...sinkCommon,
-});
-
-const logSink = z.object({
-  type: z.literal("log"),
-  level: z.enum(["trace", "debug", "info", "warn", "error"]).default("info"),
-  ...sinkCommon,
-});
-
-export const sinkSchema = z.discriminatedUnion("type", [httpSink, amqpSink, kafkaSink, logSink]);
-export type SinkConfig = z.infer<typeof sinkSchema>;
-export type HttpSinkConfig = z.infer<typeof httpSink>;
-export type AmqpSinkConfig = z.infer<typeof amqpSink>;
-export type KafkaSinkConfig = z.infer<typeof kafkaSink>;
-export type LogSinkConfig = z.infer<typeof logSink>;
 
 const secrets = z.array(z.string().min(1)).min(1).max(8);
 const tolerance_s = positiveInt.default(300);
@@ -160,20 +92,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const configSchema = z
   .object({
     log_level: z.enum(LOG_LEVELS).default("info"),
-    redis: z
-      .object({
-        url: z
-          .string()
-          .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
-          .default("redis://127.0.0.1:6379"),
-        prefix: name.default("sy"),
-        /**
-         * Refuse to start on a Redis whose maxmemory-policy could evict records (anything but
-         * noeviction); off, it is a loud warning.
-         */
-        require_noeviction: z.boolean().default(false),
-      })
-      .prefault({}),
+    redis: redisSchema,
     http: z
       .object({
         port: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -193,9 +112,7 @@ export const configSchema = z
         message: "must not exceed request_timeout_ms",
       })
       .prefault({}),
-    durability: z
-      .object({ wait_replicas: nonNegativeInt.default(0), wait_timeout_ms: positiveInt.default(1000) })
-      .prefault({}),
+    durability: durabilitySchema,
     /**
      * How long a record, its deliveries and their DLQ entries are kept after their LAST change (a live
      * delivery keeps its record alive however long it takes).

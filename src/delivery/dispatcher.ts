@@ -1,7 +1,7 @@
 // The worker side of inbound dispatch: one BullMQ Worker per sink, each with its own concurrency,
 // breaker and sink instance, so a sink that hangs or fails only ever occupies its own pool.
 import { Worker } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { Config } from "../config/schema.ts";
 import type { DeliveryId, HookId } from "../domain/ids.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -20,7 +20,7 @@ export interface DispatcherDeps {
   readonly config: Config;
   readonly keys: Keys;
   /** BullMQ's connection (blocking commands, retried across reconnects). */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   /** The ledger, on a connection that waits out a Redis blip rather than failing an attempt. */
   readonly ledger: DeliveryStore;
   readonly sinks: ReadonlyMap<string, Sink>;

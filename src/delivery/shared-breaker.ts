@@ -13,7 +13,7 @@
 // turns them into absolute times on the process clock (`clock`, Date.now by default), the clock BullMQ's
 // moveToDelayed reads.
 import { once } from "node:events";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { BreakerConfig } from "../config/schema.ts";
 import { type DeliveryResult, countsForBreaker } from "../domain/error-class.ts";
 import { LuaScript } from "../store/lua-script.ts";
@@ -49,9 +49,9 @@ export interface BreakerView {
 /** Options of a {@link SharedBreaker}. */
 export interface SharedBreakerOptions {
   /** Command connection. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** A connection for SUBSCRIBE only (it enters subscriber mode); not closed by {@link SharedBreaker.close}. */
-  readonly subscriber: Redis;
+  readonly subscriber: RedisClient;
   /** The Redis key of one target's breaker (a hash); the caller places it (hash tag included). */
   readonly keyOf: (target: string) => string;
   /** Pub/sub channel for changes, one per deployment (in Redis Cluster, PUBLISH reaches every node). */

@@ -2,7 +2,7 @@
 // enqueue step of ingest and publish, and `ensure`, which recovery and replay use to make a live row's
 // job exist again whatever became of it.
 import { type JobsOptions, Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { DeliveryRow, Target } from "../domain/delivery.ts";
 import type { DeliveryId } from "../domain/ids.ts";
 import type { Keys } from "../store/keys.ts";
@@ -31,7 +31,7 @@ export class DeliveryQueues {
   private readonly queues = new Map<string, Queue<DeliveryJobData>>();
 
   constructor(
-    private readonly connection: Redis,
+    private readonly connection: RedisClient,
     private readonly keys: Keys,
     queueNames: readonly string[],
   ) {

@@ -63,9 +63,9 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   let api: ApiRole | undefined;
 
   try {
-    const redis = createCommandRedis(config.redis.url);
+    const redis = createCommandRedis(config.redis);
     redis.on("error", (err: Error) => logger.debug({ err: err.message }, "redis connection error"));
-    await connectRedis(redis, config.redis.url);
+    await connectRedis(redis, config.redis);
     life.onStop("redis", async () => void (await redis.quit().catch(() => redis.disconnect())));
 
     await checkEvictionPolicy(redis, config.redis.require_noeviction, logger);

@@ -106,6 +106,11 @@ export class Keys {
     return `{${this.prefix}:quarantine}:bytes`;
   }
 
+  /** Hash: the bytes each quarantined hook counts against the cap, by id. */
+  get quarantineSizes(): string {
+    return `{${this.prefix}:quarantine}:sizes`;
+  }
+
   /** Hash: one quarantined hook. */
   quarantined(id: string): string {
     return `{${this.prefix}:quarantine}:q:${id}`;

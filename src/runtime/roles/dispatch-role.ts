@@ -17,12 +17,12 @@ export async function startDispatchRole(
 ): Promise<void> {
   const { config, logger, keys } = core;
   const life = core.life.role("dispatch");
-  const connection = createWorkerRedis(config.redis.url);
+  const connection = createWorkerRedis(config.redis);
   connection.on("error", (err: Error) => logger.debug({ err: err.message }, "redis worker connection error"));
   life.onStop("worker redis", async () => connection.disconnect());
   // Attempts record their outcome on a connection that waits out a Redis blip: a delivered send is
   // recorded as delivered once Redis answers again, rather than failing and being sent twice.
-  const ledgerRedis = createWorkerRedis(config.redis.url, "switchyard-ledger");
+  const ledgerRedis = createWorkerRedis(config.redis, "switchyard-ledger");
   ledgerRedis.on("error", (err: Error) =>
     logger.debug({ err: err.message }, "redis ledger connection error"),
   );
@@ -55,11 +55,11 @@ export async function startDispatchRole(
   life.onStop("dispatcher", () => dispatcher.close(opts.graceMs));
 
   // Outbound endpoints share one queue; their limits (breaker, slots, rate) live in Redis.
-  const subscriber = createWorkerRedis(config.redis.url, "switchyard-breaker-sub");
+  const subscriber = createWorkerRedis(config.redis, "switchyard-breaker-sub");
   subscriber.on("error", (err: Error) => logger.debug({ err: err.message }, "redis subscriber error"));
   life.onStop("breaker subscriber", async () => subscriber.disconnect());
   // Its own BullMQ connection: the outbound worker's lifecycle does not touch the sink workers'.
-  const outboundConnection = createWorkerRedis(config.redis.url, "switchyard-outbound");
+  const outboundConnection = createWorkerRedis(config.redis, "switchyard-outbound");
   outboundConnection.on("error", (err: Error) =>
     logger.debug({ err: err.message }, "redis outbound connection error"),
   );
