@@ -71,21 +71,30 @@ export class Dispatcher {
         inFlight: this.inFlight,
         claimFor: (hook) => claimFor(hook, limitBySource.get(hook.source), this.deps.publicUrl()),
       });
-      this.workers.push(this.createWorker(sink, processor));
+      const partitions = sinkConfig?.partitions ?? 1;
+      for (let p = 0; p < partitions; p++)
+        this.workers.push(this.createWorker(sink, p, partitions, processor));
     }
   }
 
+  /**
+   * The worker of one partition of a sink's queue. The sink's concurrency (per process) is shared out
+   * over its partitions, whose jobs are spread evenly by delivery id.
+   */
   private createWorker(
     sink: Sink,
+    partition: number,
+    partitions: number,
     processor: (job: DeliveryJob, token?: string) => Promise<void>,
   ): Worker<DeliveryJobData, void, string> {
     const { config, keys, connection, logger } = this.deps;
     const lockMs = config.dispatch.lock_ms;
-    const queue = sinkQueueName(sink.name);
+    const queue = sinkQueueName(sink.name, partition);
+    const concurrency = config.sinks[sink.name]?.concurrency ?? config.dispatch.concurrency;
     const worker = new Worker<DeliveryJobData, void, string>(queue, processor, {
       connection,
       prefix: keys.queuePrefix(queue),
-      concurrency: config.sinks[sink.name]?.concurrency ?? config.dispatch.concurrency,
+      concurrency: Math.max(1, Math.ceil(concurrency / partitions)),
       // A dead worker's jobs come back after at most lock + stalled interval (within 15 s by default).
       lockDuration: lockMs,
       stalledInterval: Math.max(1000, Math.floor(lockMs / 2)),

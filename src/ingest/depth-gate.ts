@@ -3,7 +3,7 @@
 import type { Config } from "../config/schema.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import { sinkQueueName } from "../queue/delivery-job.ts";
+import { sinkQueueNames } from "../queue/delivery-job.ts";
 
 /** The queues as the gate samples them. */
 export interface QueueCounts {
@@ -41,7 +41,13 @@ export class DepthGate {
   isOver(sourceName: string): boolean {
     const source = this.config.sources[sourceName];
     if (!source) return false;
-    return source.sinks.some((sink) => (this.backlog.get(sinkQueueName(sink)) ?? 0) > source.max_queue_depth);
+    return source.sinks.some((sink) => this.sinkBacklog(sink) > source.max_queue_depth);
+  }
+
+  /** Waiting jobs of a sink, over its partitions. */
+  private sinkBacklog(sink: string): number {
+    const partitions = this.config.sinks[sink]?.partitions ?? 1;
+    return sinkQueueNames(sink, partitions).reduce((sum, queue) => sum + (this.backlog.get(queue) ?? 0), 0);
   }
 
   async sample(): Promise<void> {

@@ -5,7 +5,7 @@ import type { Hono } from "hono";
 import type { Config } from "../config/schema.ts";
 import { type Logger, createLogger } from "../observability/logger.ts";
 import { Metrics } from "../observability/metrics.ts";
-import { OUTBOUND_QUEUE, sinkQueueName } from "../queue/delivery-job.ts";
+import { sinkPartitionsOf } from "../queue/delivery-job.ts";
 import { DeliveryQueues } from "../queue/delivery-queues.ts";
 import { ReplayQueue } from "../queue/replay-queue.ts";
 import type { RecoveryRunnerOptions } from "../recovery/recovery-runner.ts";
@@ -70,8 +70,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
 
     await checkEvictionPolicy(redis, config.redis.require_noeviction, logger);
 
-    const queueNames = [...Object.keys(config.sinks).map(sinkQueueName), OUTBOUND_QUEUE];
-    const queues = new DeliveryQueues(redis, keys, queueNames);
+    const queues = new DeliveryQueues(redis, keys, sinkPartitionsOf(config.sinks));
     life.onStop("queues", () => queues.close());
     const replayQueue = new ReplayQueue(redis, keys);
     life.onStop("replays queue", () => replayQueue.close());

@@ -7,7 +7,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../src/store/redis-client.ts";
 import type { Config } from "../../src/config/schema.ts";
 import { reachable } from "../../src/runtime/dev-redis.ts";
 import type { Receiver } from "../support/receiver.ts";
@@ -99,7 +99,7 @@ export function onPrefixOf(config: Config, other: Config): Config {
  * The BullMQ queue of `sink` under `prefix`, whichever key layout the code uses: one hash tag per
  * queue (`{prefix:sink-x}`, the ledger) or one for everything (`{prefix}`, before it).
  */
-export async function sinkQueue(redis: Redis, prefix: string, sink: string): Promise<Queue> {
+export async function sinkQueue(redis: RedisClient, prefix: string, sink: string): Promise<Queue> {
   const name = `sink-${sink}`;
   const perQueue = `{${prefix}:${name}}`;
   const queuePrefix = (await redis.exists(`${perQueue}:${name}:meta`)) === 1 ? perQueue : `{${prefix}}`;
