@@ -63,6 +63,11 @@ export class DeliveryQueues {
     return this.queues.get(queueNameOf(row.target, row.id, this.partitions));
   }
 
+  /** The Redis key of a delivery's job (in its queue's hash tag, so on its queue's cluster node). */
+  jobKey(row: Pick<JobRef, "id" | "target">): string {
+    return `${this.keys.queuePrefix(this.queueNameOf(row))}:${this.queueNameOf(row)}:${row.id}`;
+  }
+
   /** Name of the queue of a delivery's job. */
   queueNameOf(row: Pick<JobRef, "id" | "target">): string {
     return queueNameOf(row.target, row.id, this.partitions);

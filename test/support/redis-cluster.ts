@@ -6,6 +6,7 @@
 //   cluster.seeds                        // ["redis://127.0.0.1:<port>", ...] for redis.cluster.nodes
 //   await cluster.masters()              // the current masters (port, pid), from CLUSTER NODES
 //   cluster.kill(port)                   // SIGKILL one node
+//   await cluster.restart(port)          // start it again (it rejoins, as a replica if it was failed over)
 //   await cluster.dbsizes()              // DBSIZE per current master
 //   await cluster.stop()
 import { type ChildProcess, execFile, spawn } from "node:child_process";
@@ -36,6 +37,8 @@ export interface TestCluster {
   masters(): Promise<ClusterNodeInfo[]>;
   /** SIGKILL the node on `port` (no shutdown, no save). */
   kill(port: number): void;
+  /** Start the node on `port` again (killing it first if it runs); it rejoins with its old identity. */
+  restart(port: number): Promise<void>;
   /** Resolve once every live node reports cluster_state:ok and every replica's link is up. */
   waitHealthy(timeoutMs?: number): Promise<void>;
   /** DBSIZE of every current master, by port. */
@@ -106,6 +109,7 @@ export async function startTestCluster(opts: { nodeTimeoutMs?: number } = {}): P
   const dir = mkdtempSync(join(tmpdir(), "switchyard-cluster-"));
   const ports: number[] = [];
   const children = new Map<number, ChildProcess>();
+  const argsOf = new Map<number, string[]>();
   const stop = async (): Promise<void> => {
     await Promise.all(
       [...children.values()].map(async (child) => {
@@ -144,6 +148,7 @@ export async function startTestCluster(opts: { nodeTimeoutMs?: number } = {}): P
         "--cluster-node-timeout",
         String(opts.nodeTimeoutMs ?? 1000),
       ];
+      argsOf.set(port, args);
       children.set(port, spawn("redis-server", args, { stdio: "ignore" }));
     }
     for (const port of ports)
@@ -183,6 +188,17 @@ export async function startTestCluster(opts: { nodeTimeoutMs?: number } = {}): P
     topology,
     masters: async () => (await topology()).filter((n) => n.role === "master"),
     kill: (port) => void children.get(port)?.kill("SIGKILL"),
+    restart: async (port) => {
+      const child = children.get(port);
+      if (child && child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once("exit", r));
+        child.kill("SIGKILL");
+        await exited;
+      }
+      // Same port, same nodes.conf: the node rejoins the cluster it knew.
+      children.set(port, spawn("redis-server", argsOf.get(port) ?? [], { stdio: "ignore" }));
+      await until(async () => (await ask(port, (r) => r.ping())) === "PONG", 10_000, `node ${port}`);
+    },
     waitHealthy: (timeoutMs = 20_000) =>
       until(
         async () => {

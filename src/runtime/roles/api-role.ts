@@ -20,6 +20,7 @@ import { webhookRoutes } from "../../api/routes/webhooks.ts";
 import { DepthGate } from "../../ingest/depth-gate.ts";
 import { IngestService } from "../../ingest/ingest-service.ts";
 import { createMaintenanceQueue } from "../../queue/maintenance-queue.ts";
+import { waitForReplicas } from "../../store/redis-client.ts";
 import { drainHttp, listenHttp } from "../http-server.ts";
 import type { Core } from "./core.ts";
 import type { Resolver } from "../../fanout/ssrf-guard.ts";
@@ -49,7 +50,11 @@ export async function startApiRole(
     quarantine,
     hooks,
     jobs: queues,
-    replicas: { wait: (n, timeoutMs) => redis.wait(n, timeoutMs) },
+    // The record's master and each job's queue's master (one Redis: the one).
+    replicas: {
+      wait: (hook, jobs, n, timeoutMs) =>
+        waitForReplicas(redis, [keys.hook(hook), ...jobs.map((job) => queues.jobKey(job))], n, timeoutMs),
+    },
     depth,
     metrics,
     logger,
