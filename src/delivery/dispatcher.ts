@@ -1,7 +1,8 @@
-// The worker side of inbound dispatch: one BullMQ Worker per sink, each with its own concurrency,
-// breaker and sink instance, so a sink that hangs or fails only ever occupies its own pool.
+// The worker side of inbound dispatch: one BullMQ Worker per sink (per partition of a partitioned sink),
+// each with its own concurrency, breaker and sink instance, so a sink that hangs or fails only ever
+// occupies its own pool. A sink's breaker is shared by every worker process (SharedBreaker): opened by
+// one, it holds for all, and one probe goes out per open period cluster-wide.
 import { Worker } from "bullmq";
-import type { RedisClient } from "../store/redis-client.ts";
 import type { Config } from "../config/schema.ts";
 import type { DeliveryId, HookId } from "../domain/ids.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -11,10 +12,11 @@ import { keepFinished } from "../queue/delivery-queues.ts";
 import type { Sink } from "../sinks/sink.ts";
 import type { DeliveryStore } from "../store/delivery-store.ts";
 import type { Keys } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import { claimFor, smallestInlineLimit } from "./claim.ts";
 import { type DeliveryJob, createDeliveryProcessor } from "./delivery-processor.ts";
 import { InFlightAttempts } from "./safe-deliver.ts";
-import { type BreakerStateName, SinkBreaker } from "./sink-breaker.ts";
+import { type BreakerStateName, SharedBreaker } from "./shared-breaker.ts";
 
 export interface DispatcherDeps {
   readonly config: Config;
@@ -23,6 +25,10 @@ export interface DispatcherDeps {
   readonly connection: RedisClient;
   /** The ledger, on a connection that waits out a Redis blip rather than failing an attempt. */
   readonly ledger: DeliveryStore;
+  /** Commands of the shared breakers (a connection that waits out a blip, like the ledger's). */
+  readonly redis: RedisClient;
+  /** A connection the sinks' shared breaker subscribes on (it may be shared with other breakers). */
+  readonly subscriber: RedisClient;
   readonly sinks: ReadonlyMap<string, Sink>;
   readonly metrics: Metrics;
   readonly logger: Logger;
@@ -37,33 +43,38 @@ const BREAKER_GAUGE: Record<BreakerStateName, number> = { closed: 0, half_open: 
 
 export class Dispatcher {
   private readonly workers: Worker<DeliveryJobData, void, string>[] = [];
-  private readonly breakers: SinkBreaker[] = [];
+  private breaker: SharedBreaker | undefined;
   private readonly inFlight = new InFlightAttempts();
 
   constructor(private readonly deps: DispatcherDeps) {}
 
-  /** Start one worker per configured sink. */
-  start(): void {
-    const { config, sinks, metrics } = this.deps;
+  /** Start the sinks' shared breaker, then one worker per configured sink (per partition). */
+  async start(): Promise<void> {
+    const { config, sinks, metrics, keys, logger } = this.deps;
     const limitBySource = new Map<string, number | undefined>();
     for (const [name, source] of Object.entries(config.sources)) {
       limitBySource.set(name, smallestInlineLimit(source.sinks.flatMap((s) => sinks.get(s) ?? [])));
     }
+    const breaker = new SharedBreaker({
+      redis: this.deps.redis,
+      subscriber: this.deps.subscriber,
+      keyOf: (sink) => keys.sinkGate(sink, "breaker"),
+      channel: keys.sinkBreakerChannel,
+      config: (sink) => ({ ...config.dispatch.breaker, ...config.sinks[sink]?.breaker }),
+      // A probe ends by its attempt's timeout at the latest; waiters park until then.
+      probeLeaseMs: config.dispatch.attempt_timeout_ms + config.dispatch.lock_ms,
+      // This process's view, from any process's change: what the gauge shows.
+      onState: (sink, state) => metrics.breakerState.set({ sink }, BREAKER_GAUGE[state]),
+      onTransition: (sink, state) => {
+        metrics.breakerTransitions.inc({ sink, to: state });
+        logger.warn({ sink, state }, "breaker state changed");
+      },
+    });
+    this.breaker = breaker;
+    await breaker.start();
     for (const sink of sinks.values()) {
       const sinkConfig = config.sinks[sink.name];
-      const breaker = new SinkBreaker(
-        { ...config.dispatch.breaker, ...sinkConfig?.breaker },
-        (state) => {
-          metrics.breakerState.set({ sink: sink.name }, BREAKER_GAUGE[state]);
-          metrics.breakerTransitions.inc({ sink: sink.name, to: state });
-          this.deps.logger.warn({ sink: sink.name, state }, "breaker state changed");
-        },
-        Date.now,
-        // A probe ends by its attempt's timeout at the latest: waiters park until then.
-        config.dispatch.attempt_timeout_ms,
-      );
       metrics.breakerState.set({ sink: sink.name }, 0);
-      this.breakers.push(breaker);
       const processor = createDeliveryProcessor({
         ...this.deps,
         sink,
@@ -143,6 +154,6 @@ export class Dispatcher {
       await Promise.race([graceful, new Promise((r) => setTimeout(r, 2000).unref())]);
       await Promise.all(this.workers.map((w) => w.close(true)));
     }
-    for (const b of this.breakers) b.shutdown();
+    await this.breaker?.close().catch(() => undefined);
   }
 }

@@ -91,7 +91,17 @@ export class Keys {
     return `{${this.prefix}:ep:${id}}:${kind}`;
   }
 
-  /** Pub/sub channel on which shared breakers announce state changes. */
+  /** One sink's circuit breaker (a hash), shared by every worker process; each sink has its own tag. */
+  sinkGate(sink: string, kind: "breaker"): string {
+    return `{${this.prefix}:sink:${sink}}:${kind}`;
+  }
+
+  /** Pub/sub channel on which the sinks' shared breakers announce state changes. */
+  get sinkBreakerChannel(): string {
+    return `${this.prefix}:sink-breaker-changes`;
+  }
+
+  /** Pub/sub channel on which the endpoints' shared breakers announce state changes. */
   get breakerChannel(): string {
     return `${this.prefix}:breaker-changes`;
   }

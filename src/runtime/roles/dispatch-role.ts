@@ -44,20 +44,24 @@ export async function startDispatchRole(
     await Promise.race([closing, new Promise((r) => setTimeout(r, SINK_CLOSE_MS).unref())]);
   });
 
+  // The shared breakers (sinks', endpoints') hear each other's changes on one subscriber connection.
+  const subscriber = createWorkerRedis(config.redis, "switchyard-breaker-sub");
+  subscriber.on("error", (err: Error) => logger.debug({ err: err.message }, "redis subscriber error"));
+  life.onStop("breaker subscriber", async () => subscriber.disconnect());
+
   const dispatcher = new Dispatcher({
     ...core,
     connection,
     ledger,
+    redis: ledgerRedis,
+    subscriber,
     sinks,
     maxStalledCount: opts.maxStalledCount,
   });
-  dispatcher.start();
+  await dispatcher.start();
   life.onStop("dispatcher", () => dispatcher.close(opts.graceMs));
 
   // Outbound endpoints share one queue; their limits (breaker, slots, rate) live in Redis.
-  const subscriber = createWorkerRedis(config.redis, "switchyard-breaker-sub");
-  subscriber.on("error", (err: Error) => logger.debug({ err: err.message }, "redis subscriber error"));
-  life.onStop("breaker subscriber", async () => subscriber.disconnect());
   // Its own BullMQ connection: the outbound worker's lifecycle does not touch the sink workers'.
   const outboundConnection = createWorkerRedis(config.redis, "switchyard-outbound");
   outboundConnection.on("error", (err: Error) =>
