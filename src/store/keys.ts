@@ -131,6 +131,16 @@ export class Keys {
     return `${this.queuePrefix("maintenance")}:recovery-lock`;
   }
 
+  /** String: the latest cluster-wide sample called `name` (e.g. queue depths), written by one process. */
+  sample(name: string): string {
+    return `{${this.prefix}:sample}:${name}`;
+  }
+
+  /** String: the lock whose holder takes sample `name` this interval (it lapses with the interval). */
+  sampleTurn(name: string): string {
+    return `{${this.prefix}:sample}:${name}:turn`;
+  }
+
   // --- Claim URLs ---
 
   /** String: the deployment's generated claim-URL signing key (when `http.claim_signing_key` is unset). */

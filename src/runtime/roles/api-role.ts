@@ -11,6 +11,7 @@ import { endpointRoutes } from "../../api/routes/endpoints.ts";
 import { eventRoutes } from "../../api/routes/events.ts";
 import { quarantineRoutes } from "../../api/routes/quarantine.ts";
 import { QuarantineStore } from "../../store/quarantine-store.ts";
+import { SharedSample } from "../../store/shared-sample.ts";
 import { healthRoutes } from "../../api/routes/health.ts";
 import { hookRoutes } from "../../api/routes/hooks.ts";
 import { metricsRoutes } from "../../api/routes/metrics.ts";
@@ -37,7 +38,9 @@ export async function startApiRole(
 ): Promise<ApiRole> {
   const { config, keys, logger, metrics, redis, hooks, dlq, queues, replays, replayQueue, ledger } = core;
   const life = core.life.role("api");
-  const depth = new DepthGate(config, queues, metrics, logger);
+  // One API process per interval reads the queue depths for all of them.
+  const depthSample = new SharedSample(redis, keys.sampleTurn("queue-depths"), keys.sample("queue-depths"));
+  const depth = new DepthGate(config, queues, depthSample, metrics, logger);
   await depth.start();
   life.onStop("depth gate", async () => depth.stop());
   const quarantine = new QuarantineStore(redis, keys, {
