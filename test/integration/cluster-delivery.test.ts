@@ -81,6 +81,16 @@ it("delivers 600 hooks to two sinks, with every master holding at least 15% of t
   console.log(`DBSIZE per master after 600 hooks to two sinks: ${shares.join(", ")}; total ${total}`);
   expect(sizes.size).toBe(3);
   for (const n of sizes.values()) expect(n / total).toBeGreaterThanOrEqual(0.15);
+
+  // No key plan's hash tag is a hot spot: none holds more than a small share of the keys.
+  const byTag = [...(await cluster.keysByTag())].sort((x, y) => y[1] - x[1]);
+  console.log(
+    `busiest hash tags: ${byTag
+      .slice(0, 5)
+      .map(([tag, n]) => `{${tag}} ${n}`)
+      .join(", ")} of ${byTag.length} tags`,
+  );
+  expect((byTag[0]?.[1] ?? 0) / total).toBeLessThan(0.1);
 }, 90_000);
 
 it("dead-letters over many buckets, lists the DLQ across them, and replays it", async () => {

@@ -8,6 +8,7 @@
 //   cluster.kill(port)                   // SIGKILL one node
 //   await cluster.restart(port)          // start it again (it rejoins, as a replica if it was failed over)
 //   await cluster.dbsizes()              // DBSIZE per current master
+//   await cluster.keysByTag()            // keys per hash tag, over every master
 //   await cluster.stop()
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -16,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Cluster, Redis } from "ioredis";
+import { hashTagOf } from "../../src/store/key-slot.ts";
 
 const run = promisify(execFile);
 
@@ -43,6 +45,8 @@ export interface TestCluster {
   waitHealthy(timeoutMs?: number): Promise<void>;
   /** DBSIZE of every current master, by port. */
   dbsizes(): Promise<Map<number, number>>;
+  /** How many keys each hash tag holds, over every master. */
+  keysByTag(): Promise<Map<string, number>>;
   stop(): Promise<void>;
 }
 
@@ -220,6 +224,20 @@ export async function startTestCluster(opts: { nodeTimeoutMs?: number } = {}): P
     dbsizes: async () => {
       const out = new Map<number, number>();
       for (const m of await cluster.masters()) out.set(m.port, await ask(m.port, (r) => r.dbsize()));
+      return out;
+    },
+    keysByTag: async () => {
+      const out = new Map<string, number>();
+      for (const m of await cluster.masters()) {
+        await ask(m.port, async (r) => {
+          let cursor = "0";
+          do {
+            const [next, keys] = await r.scan(cursor, "COUNT", 1000);
+            cursor = next;
+            for (const key of keys) out.set(hashTagOf(key), (out.get(hashTagOf(key)) ?? 0) + 1);
+          } while (cursor !== "0");
+        });
+      }
       return out;
     },
     stop,
