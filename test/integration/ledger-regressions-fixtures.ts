@@ -3,13 +3,12 @@
 // found by probing both key layouts, so the same tests run against the code before the ledger.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Queue } from "bullmq";
 import type { RedisClient } from "../../src/store/redis-client.ts";
 import type { Config } from "../../src/config/schema.ts";
-import { reachable } from "../../src/runtime/dev-redis.ts";
+import { freePort, reachable } from "../../src/runtime/dev-redis.ts";
 import type { Receiver } from "../support/receiver.ts";
 import type { TestGateway } from "../support/test-gateway.ts";
 import { admin } from "./admin-fixtures.ts";
@@ -157,17 +156,7 @@ export async function waitForWorkers(queue: Queue, n: number, timeoutMs: number)
   }
 }
 
-/** A loopback port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === "object" && addr ? addr.port : 0));
-    });
-  });
-}
+export { freePort };
 
 /**
  * A redis-server with an fsync-always AOF in its own temp dir, which a test can SIGKILL and start
