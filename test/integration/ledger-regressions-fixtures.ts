@@ -156,8 +156,6 @@ export async function waitForWorkers(queue: Queue, n: number, timeoutMs: number)
   }
 }
 
-export { freePort };
-
 /**
  * A redis-server with an fsync-always AOF in its own temp dir, which a test can SIGKILL and start
  * again on the same port and dir (the AOF reloads: nothing acknowledged is lost).
