@@ -160,7 +160,7 @@ export class DeliveryStore {
 
   /**
    * Record an attempt's outcome; false when the write was refused (the writer's lease was taken over,
-   * or the row is no longer live). Writes made within one tick go out as one script call.
+   * or the row is no longer live). Writes made within one tick go out as one script call per bucket.
    */
   finish(row: FinishWrite["row"], writer: Writer, finish: Finish, now = Date.now()): Promise<boolean> {
     return this.writes.add({ row, writer, finish, now });
