@@ -50,7 +50,6 @@ export interface TestCluster {
   stop(): Promise<void>;
 }
 
-
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
