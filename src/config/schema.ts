@@ -2,7 +2,8 @@
 // Config type and never re-checks a value. Sinks and sources have their own modules; the cross-field
 // refusals (retention against retries and dedup, unknown sinks) are here, warnings in warnings.ts.
 import { z } from "zod";
-import { breaker, name, nonNegativeInt, positiveInt, retry } from "./fields.ts";
+import { breaker, name, positiveInt, retry } from "./fields.ts";
+import { durabilitySchema, redisSchema } from "./redis-schema.ts";
 import { sinkSchema } from "./sink-schema.ts";
 import { source } from "./source-schema.ts";
 
@@ -36,20 +37,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const configSchema = z
   .object({
     log_level: z.enum(LOG_LEVELS).default("info"),
-    redis: z
-      .object({
-        url: z
-          .string()
-          .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
-          .default("redis://127.0.0.1:6379"),
-        prefix: name.default("sy"),
-        /**
-         * Refuse to start on a Redis whose maxmemory-policy could evict records (anything but
-         * noeviction); off, it is a loud warning.
-         */
-        require_noeviction: z.boolean().default(false),
-      })
-      .prefault({}),
+    redis: redisSchema,
     http: z
       .object({
         port: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -77,9 +65,7 @@ export const configSchema = z
         message: "must not exceed request_timeout_ms",
       })
       .prefault({}),
-    durability: z
-      .object({ wait_replicas: nonNegativeInt.default(0), wait_timeout_ms: positiveInt.default(1000) })
-      .prefault({}),
+    durability: durabilitySchema,
     /**
      * How long a record, its deliveries and their DLQ entries are kept after their LAST change (a live
      * delivery keeps its record alive however long it takes).

@@ -19,6 +19,11 @@ const sinkCommon = {
   concurrency: positiveInt.max(10_000).optional(),
   claim_check_bytes: positiveInt.optional(),
   breaker: breaker.partial().optional(),
+  /**
+   * BullMQ queues the sink's jobs are spread over (each its own hash tag, so a hot sink is not one
+   * Redis Cluster slot); a delivery's partition is fixed by its id. 1 when unset.
+   */
+  partitions: positiveInt.max(256).optional(),
 };
 
 const httpSink = z.object({

@@ -2,7 +2,12 @@
 // open one whose period has not ended) is answered from memory instead of a Redis round trip. Kept apart
 // from the Redis side so its rules (ordering of what it hears, when to ask again, jitter) are plain
 // functions a unit test can drive.
-import type { BreakerStateName } from "./sink-breaker.ts";
+
+export type BreakerStateName = "closed" | "half_open" | "open";
+
+/** A breaker's answer to "may an attempt run now?": pass (maybe as the one probe), or park until a time. */
+export type BreakerGate =
+  { readonly pass: true; readonly probe: boolean } | { readonly pass: false; readonly parkUntil: number };
 
 /** A breaker as a script reply or a change message states it, times relative to that moment. */
 export interface BreakerSnapshot {
@@ -94,11 +99,11 @@ export class BreakerCache {
    * Take in a snapshot heard at `at` (this process's clock). A reply and a message travel on different
    * connections, so an older one can arrive after a newer one: it is dropped unless what the cache holds
    * has gone unconfirmed for `refreshMs` (then Redis itself went back, e.g. the key was deleted or a
-   * failover lost writes, and the older-looking snapshot is the truth).
+   * failover lost writes, and the older-looking snapshot is the truth). Returns whether it was taken.
    */
-  apply(target: string, snap: BreakerSnapshot, at: number): void {
+  apply(target: string, snap: BreakerSnapshot, at: number): boolean {
     const held = this.entries.get(target);
-    if (held && snap.ver < held.ver && at - held.confirmedAt < this.refreshMs) return;
+    if (held && snap.ver < held.ver && at - held.confirmedAt < this.refreshMs) return false;
     this.entries.set(target, {
       ver: snap.ver,
       open: snap.open,
@@ -108,6 +113,12 @@ export class BreakerCache {
       periodMs: snap.periodMs,
       confirmedAt: at,
     });
+    return true;
+  }
+
+  /** Whatever this process last heard of `target`, however old. */
+  peek(target: string): CachedBreaker | undefined {
+    return this.entries.get(target);
   }
 
   /** Answer a gate from memory when that is safe; "ask" when only Redis can (stale, or a probe is due). */

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Logger } from "../observability/logger.ts";
 import type { BreakerBoard, SinkBreakerReport } from "../store/breaker-board.ts";
-import type { BreakerStateName } from "./sink-breaker.ts";
+import type { BreakerStateName } from "./breaker-cache.ts";
 
 export const REPORT_INTERVAL_MS = 5000;
 

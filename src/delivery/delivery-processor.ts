@@ -1,8 +1,8 @@
-// Inbound delivery: the attempt runner with a sink as its target. The sink's breaker (in this
-// process) admits or parks, the hook record is what a claim reads, and the sink sends it.
+// Inbound delivery: the attempt runner with a sink as its target. The sink's breaker (shared by every
+// worker process, in Redis) admits or parks, the hook record is what a claim reads, and the sink sends it.
 import { inboundAttemptMs } from "../config/attempt-bounds.ts";
 import type { Config, RetryConfig } from "../config/schema.ts";
-import type { DeliveryResult } from "../domain/error-class.ts";
+import { type DeliveryResult, wasCancelled } from "../domain/error-class.ts";
 import type { ClaimRef, Delivery, HookRecord } from "../domain/hook.ts";
 import type { HookId } from "../domain/ids.ts";
 import type { Random } from "../domain/retry-policy.ts";
@@ -15,14 +15,15 @@ import { HOOK_ATTEMPT_FIELDS, toHookRecord } from "../store/hook-store.ts";
 import { type DeliveryJob, createAttemptRunner } from "./attempt-runner.ts";
 import type { Admission, AttemptMetrics, DeliveryTarget, PreparedAttempt } from "./delivery-target.ts";
 import { type InFlightAttempts, safeDeliver } from "./safe-deliver.ts";
-import type { SinkBreaker } from "./sink-breaker.ts";
+import { type SharedBreaker, breakerResultOf } from "./shared-breaker.ts";
 
 export type { DeliveryJob } from "./attempt-runner.ts";
 
 export interface ProcessorDeps {
   readonly config: Config;
   readonly sink: Sink;
-  readonly breaker: SinkBreaker;
+  /** The sinks' breakers, keyed by sink name. */
+  readonly breaker: SharedBreaker;
   readonly ledger: DeliveryStore;
   readonly metrics: Metrics;
   readonly logger: Logger;
@@ -50,13 +51,14 @@ function sinkTarget(deps: ProcessorDeps): DeliveryTarget<SinkAttempt> {
     parentKey: (job) => deps.ledger.keys.hook(job.data.p as HookId),
     parentFields: HOOK_ATTEMPT_FIELDS,
     admit: async (): Promise<Admission> => {
-      const gate = breaker.gate();
+      const gate = await breaker.gate(sink.name);
       return gate.pass
         ? gate
         : { pass: false, until: gate.parkUntil, why: `breaker open for sink ${sink.name}` };
     },
+    // An admission not used frees the probe it held (if any) for the next caller.
     unadmit: async (_job, admission) => {
-      if (admission.pass) breaker.release(admission);
+      if (admission.pass && admission.probe) await breaker.record(sink.name, "ignored", true);
     },
     prepare: async (job, claimed) => {
       const hook = toHookRecord(job.data.p as HookId, ...(claimed.parent as [Buffer?, Buffer?, Buffer?]));
@@ -78,12 +80,18 @@ function sinkTarget(deps: ProcessorDeps): DeliveryTarget<SinkAttempt> {
         },
       };
     },
-    send: (p, _claimed, admission, traceparent): Promise<DeliveryResult> => {
+    send: async (p, _claimed, admission, traceparent): Promise<DeliveryResult> => {
       const delivery = traceparent === undefined ? p.delivery : { ...p.delivery, traceparent };
-      return breaker.run(
-        () => safeDeliver(sink, delivery, inboundAttemptMs(config), deps.inFlight),
-        admission.pass && admission.probe,
-      );
+      const result = await safeDeliver(sink, delivery, inboundAttemptMs(config), deps.inFlight);
+      // A cancelled attempt is no answer from the sink: the runner hands it back (unadmit). Counting is
+      // best effort: a breaker write that fails must not make a delivered send look failed.
+      if (!wasCancelled(result))
+        await breaker
+          .record(sink.name, breakerResultOf(result), admission.pass && admission.probe)
+          .catch((err: Error) =>
+            deps.logger.warn({ sink: sink.name, err: err.message }, "breaker write failed"),
+          );
+      return result;
     },
   };
 }

@@ -1,7 +1,8 @@
-// The worker side of inbound dispatch: one BullMQ Worker per sink, each with its own concurrency,
-// breaker and sink instance, so a sink that hangs or fails only ever occupies its own pool.
+// The worker side of inbound dispatch: one BullMQ Worker per sink (per partition of a partitioned sink),
+// each with its own concurrency, breaker and sink instance, so a sink that hangs or fails only ever
+// occupies its own pool. A sink's breaker is shared by every worker process (SharedBreaker): opened by
+// one, it holds for all, and one probe goes out per open period cluster-wide.
 import { Worker } from "bullmq";
-import type { Redis } from "ioredis";
 import type { Config } from "../config/schema.ts";
 import type { DeliveryId, HookId } from "../domain/ids.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -12,20 +13,25 @@ import { keepFinished } from "../queue/delivery-queues.ts";
 import type { Sink } from "../sinks/sink.ts";
 import type { DeliveryStore } from "../store/delivery-store.ts";
 import type { Keys } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
 import { claimFor, smallestInlineLimit } from "./claim.ts";
 import { type DeliveryJob, createDeliveryProcessor } from "./delivery-processor.ts";
 import type { BreakerBoard } from "../store/breaker-board.ts";
-import { BreakerReporter } from "./breaker-reporter.ts";
+import { BreakerReporter, type LiveBreaker } from "./breaker-reporter.ts";
 import { InFlightAttempts } from "./safe-deliver.ts";
-import { type BreakerStateName, SinkBreaker } from "./sink-breaker.ts";
+import { type BreakerStateName, SharedBreaker } from "./shared-breaker.ts";
 
 export interface DispatcherDeps {
   readonly config: Config;
   readonly keys: Keys;
   /** BullMQ's connection (blocking commands, retried across reconnects). */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   /** The ledger, on a connection that waits out a Redis blip rather than failing an attempt. */
   readonly ledger: DeliveryStore;
+  /** Commands of the shared breakers (a connection that waits out a blip, like the ledger's). */
+  readonly redis: RedisClient;
+  /** A connection the sinks' shared breaker subscribes on (it may be shared with other breakers). */
+  readonly subscriber: RedisClient;
   readonly sinks: ReadonlyMap<string, Sink>;
   readonly metrics: Metrics;
   readonly logger: Logger;
@@ -44,39 +50,50 @@ const BREAKER_GAUGE: Record<BreakerStateName, number> = { closed: 0, half_open: 
 
 export class Dispatcher {
   private readonly workers: Worker<DeliveryJobData, void, string>[] = [];
-  private readonly breakers = new Map<string, SinkBreaker>();
+  private breaker: SharedBreaker | undefined;
   private readonly inFlight = new InFlightAttempts();
   private readonly reporter: BreakerReporter | undefined;
 
   constructor(private readonly deps: DispatcherDeps) {
     this.reporter = deps.breakerBoard
-      ? new BreakerReporter({ board: deps.breakerBoard, logger: deps.logger, breakers: () => this.breakers })
+      ? new BreakerReporter({
+          board: deps.breakerBoard,
+          logger: deps.logger,
+          breakers: () => this.heardBreakers(),
+        })
       : undefined;
   }
 
-  /** Start one worker per configured sink. */
-  start(): void {
-    const { config, sinks, metrics } = this.deps;
+  /** Start the sinks' shared breaker, then one worker per configured sink (per partition). */
+  async start(): Promise<void> {
+    const { config, sinks, metrics, keys, logger } = this.deps;
     const limitBySource = new Map<string, number | undefined>();
     for (const [name, source] of Object.entries(config.sources)) {
       limitBySource.set(name, smallestInlineLimit(source.sinks.flatMap((s) => sinks.get(s) ?? [])));
     }
+    const breaker = new SharedBreaker({
+      redis: this.deps.redis,
+      subscriber: this.deps.subscriber,
+      keyOf: (sink) => keys.sinkGate(sink, "breaker"),
+      channel: keys.sinkBreakerChannel,
+      config: (sink) => ({ ...config.dispatch.breaker, ...config.sinks[sink]?.breaker }),
+      // A probe ends by its attempt's timeout at the latest; waiters park until then.
+      probeLeaseMs: config.dispatch.attempt_timeout_ms + config.dispatch.lock_ms,
+      // This process's view, from any process's change: what the gauge shows.
+      onState: (sink, state) => {
+        metrics.breakerState.set({ sink }, BREAKER_GAUGE[state]);
+        this.reporter?.changed(sink);
+      },
+      onTransition: (sink, state) => {
+        metrics.breakerTransitions.inc({ sink, to: state });
+        logger.warn({ sink, state }, "breaker state changed");
+      },
+    });
+    this.breaker = breaker;
+    await breaker.start();
     for (const sink of sinks.values()) {
       const sinkConfig = config.sinks[sink.name];
-      const breaker = new SinkBreaker(
-        { ...config.dispatch.breaker, ...sinkConfig?.breaker },
-        (state) => {
-          metrics.breakerState.set({ sink: sink.name }, BREAKER_GAUGE[state]);
-          metrics.breakerTransitions.inc({ sink: sink.name, to: state });
-          this.deps.logger.warn({ sink: sink.name, state }, "breaker state changed");
-          this.reporter?.changed(sink.name);
-        },
-        Date.now,
-        // A probe ends by its attempt's timeout at the latest: waiters park until then.
-        config.dispatch.attempt_timeout_ms,
-      );
       metrics.breakerState.set({ sink: sink.name }, 0);
-      this.breakers.set(sink.name, breaker);
       const processor = createDeliveryProcessor({
         ...this.deps,
         sink,
@@ -84,22 +101,39 @@ export class Dispatcher {
         inFlight: this.inFlight,
         claimFor: (hook) => claimFor(hook, limitBySource.get(hook.source), this.deps.publicUrl()),
       });
-      this.workers.push(this.createWorker(sink, processor));
+      const partitions = sinkConfig?.partitions ?? 1;
+      for (let p = 0; p < partitions; p++)
+        this.workers.push(this.createWorker(sink, p, partitions, processor));
     }
     this.reporter?.start();
   }
 
+  /** Each sink's breaker as this process last heard it (what the breaker report says). */
+  private heardBreakers(): ReadonlyMap<string, LiveBreaker> {
+    const heard = new Map<string, LiveBreaker>();
+    for (const sink of this.deps.sinks.keys())
+      heard.set(sink, this.breaker?.heard(sink) ?? { state: "closed", openUntil: undefined });
+    return heard;
+  }
+
+  /**
+   * The worker of one partition of a sink's queue. The sink's concurrency (per process) is shared out
+   * over its partitions, whose jobs are spread evenly by delivery id.
+   */
   private createWorker(
     sink: Sink,
+    partition: number,
+    partitions: number,
     processor: (job: DeliveryJob, token?: string) => Promise<void>,
   ): Worker<DeliveryJobData, void, string> {
     const { config, keys, connection, logger } = this.deps;
     const lockMs = config.dispatch.lock_ms;
-    const queue = sinkQueueName(sink.name);
+    const queue = sinkQueueName(sink.name, partition);
+    const concurrency = config.sinks[sink.name]?.concurrency ?? config.dispatch.concurrency;
     const worker = new Worker<DeliveryJobData, void, string>(queue, processor, {
       connection,
       prefix: keys.queuePrefix(queue),
-      concurrency: config.sinks[sink.name]?.concurrency ?? config.dispatch.concurrency,
+      concurrency: Math.max(1, Math.ceil(concurrency / partitions)),
       // A dead worker's jobs come back after at most lock + stalled interval (within 15 s by default).
       lockDuration: lockMs,
       stalledInterval: Math.max(1000, Math.floor(lockMs / 2)),
@@ -148,7 +182,7 @@ export class Dispatcher {
       await Promise.race([graceful, new Promise((r) => setTimeout(r, 2000).unref())]);
       await Promise.all(this.workers.map((w) => w.close(true)));
     }
-    for (const b of this.breakers.values()) b.shutdown();
+    await this.breaker?.close().catch(() => undefined);
     await this.reporter?.stop();
   }
 }

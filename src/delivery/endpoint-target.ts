@@ -7,7 +7,7 @@ import { type Dispatcher, request } from "undici";
 import { outboundAttemptMs } from "../config/attempt-bounds.ts";
 import type { Config, RetryConfig } from "../config/schema.ts";
 import { type Endpoint, liveSecrets } from "../domain/endpoint.ts";
-import { type DeliveryResult, permanent, transient } from "../domain/error-class.ts";
+import { type DeliveryResult, permanent, transient, wasCancelled } from "../domain/error-class.ts";
 import type { EndpointId } from "../domain/ids.ts";
 import { signStandardWebhook } from "../domain/signing.ts";
 import { ssrfBlockOf } from "../fanout/ssrf-guard.ts";
@@ -144,8 +144,7 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
         deps.inFlight,
       );
       const probe = admission.pass && admission.probe;
-      if (!(result.ok === false && result.failure.kind === "transient" && result.failure.cancelled))
-        await breaker.record(p.endpoint.id, breakerResultOf(result), probe);
+      if (!wasCancelled(result)) await breaker.record(p.endpoint.id, breakerResultOf(result), probe);
       return result;
     },
 

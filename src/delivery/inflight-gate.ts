@@ -5,7 +5,7 @@
 //
 // Time: the scripts read Redis's clock, not the caller's `now`. Leases are compared across processes; on
 // callers' clocks a process running ahead would expire other processes' live leases and exceed the limit.
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../store/redis-client.ts";
 import { LuaScript } from "../store/lua-script.ts";
 
 const acquireSlot = new LuaScript("acquire-inflight-slot-1.lua", 1);
@@ -40,7 +40,7 @@ export class InflightGate {
    *   included, for Redis Cluster)
    */
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keyOf: (target: string) => string,
     options: InflightGateOptions = {},
   ) {

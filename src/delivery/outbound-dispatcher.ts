@@ -2,7 +2,7 @@
 // are bounded per endpoint by limits kept in Redis (breaker, concurrency, rate), so thousands of
 // endpoints need no queue or worker each and one slow endpoint cannot take the pool.
 import { Worker } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { Config } from "../config/schema.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
@@ -23,11 +23,11 @@ export interface OutboundDispatcherDeps {
   readonly config: Config;
   readonly keys: Keys;
   /** BullMQ's connection. */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   /** Commands of the ledger and the shared limits (a connection that waits out a blip). */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** A connection the shared breaker subscribes on. */
-  readonly subscriber: Redis;
+  readonly subscriber: RedisClient;
   readonly ledger: DeliveryStore;
   readonly endpoints: EndpointReader;
   readonly metrics: Metrics;

@@ -6,7 +6,7 @@
 // clocks lets a process whose clock is off by d ms take d·rate/1000 extra deliveries; with one clock
 // the bound holds whatever the workers' clocks say. The cost is that tests cannot fake time, so they
 // run on short real periods.
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../store/redis-client.ts";
 import { LuaScript } from "../store/lua-script.ts";
 
 const takeSlot = new LuaScript("take-rate-slot-1.lua", 1);
@@ -35,7 +35,7 @@ export class RateGate {
    *   included, for Redis Cluster)
    */
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keyOf: (target: string) => string,
     options: RateGateOptions = {},
   ) {

@@ -1,7 +1,7 @@
-// A circuit breaker per target whose state lives in Redis, so a breaker opened by one worker process holds
-// for every process, and exactly one probe goes out cluster-wide when the open period ends. The rules are
-// SinkBreaker's (src/delivery/sink-breaker.ts): open after N consecutive countable failures, open period
-// doubling per consecutive open up to a cap, one probe decides.
+// A circuit breaker per target (a sink, an outbound endpoint) whose state lives in Redis, so a breaker
+// opened by one worker process holds for every process, and exactly one probe goes out cluster-wide when
+// the open period ends. The rules: open after N consecutive countable failures, open period doubling per
+// consecutive open up to a cap, one probe decides.
 //
 // Cost: every change is published on a pub/sub channel and each process keeps what it hears in a small
 // cache (BreakerCache), so a closed breaker answers gate() with no Redis round trip, and so does an open
@@ -13,19 +13,20 @@
 // turns them into absolute times on the process clock (`clock`, Date.now by default), the clock BullMQ's
 // moveToDelayed reads.
 import { once } from "node:events";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { BreakerConfig } from "../config/schema.ts";
 import { type DeliveryResult, countsForBreaker } from "../domain/error-class.ts";
 import { LuaScript } from "../store/lua-script.ts";
 import {
-  BreakerCache,
+  type BreakerGate,
   type BreakerSnapshot,
+  type BreakerStateName,
+  BreakerCache,
   parkJitterMs,
   parseSnapshot,
   snapshotState,
   stateAt,
 } from "./breaker-cache.ts";
-import type { BreakerGate, BreakerStateName } from "./sink-breaker.ts";
 
 const gateScript = new LuaScript("gate-breaker-1.lua", 1);
 const recordScript = new LuaScript("record-breaker-result-1.lua", 1);
@@ -56,9 +57,9 @@ export interface BreakerView {
 /** Options of a {@link SharedBreaker}. */
 export interface SharedBreakerOptions {
   /** Command connection. */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** A connection for SUBSCRIBE only (it enters subscriber mode); not closed by {@link SharedBreaker.close}. */
-  readonly subscriber: Redis;
+  readonly subscriber: RedisClient;
   /** The Redis key of one target's breaker (a hash); the caller places it (hash tag included). */
   readonly keyOf: (target: string) => string;
   /** Pub/sub channel for changes, one per deployment (in Redis Cluster, PUBLISH reaches every node). */
@@ -71,10 +72,20 @@ export interface SharedBreakerOptions {
   readonly refreshMs?: number;
   readonly clock?: () => number;
   readonly random?: () => number;
+  /**
+   * Called when this process learns that a target's breaker is in another state (from any process's
+   * change, or its own): open, closed, or half-open once its probe is handed out.
+   */
+  readonly onState?: (target: string, state: BreakerStateName) => void;
+  /**
+   * Called in the one process whose call moved the breaker (its result opened or closed it, or it was
+   * handed the probe: half-open), so each transition is counted once cluster-wide.
+   */
+  readonly onTransition?: (target: string, state: BreakerStateName) => void;
 }
 
 async function readSnapshot(
-  redis: Redis,
+  redis: RedisClient,
   key: string,
   clock: () => number,
 ): Promise<{ snap: BreakerSnapshot; at: number }> {
@@ -92,7 +103,7 @@ function viewOf(snap: BreakerSnapshot, at: number): BreakerView {
 
 /** A shared breaker's state read from its key, without a SharedBreaker (readers that never gate). */
 export async function readSharedBreaker(
-  redis: Redis,
+  redis: RedisClient,
   key: string,
   clock: () => number = Date.now,
 ): Promise<BreakerView> {
@@ -119,6 +130,7 @@ export class SharedBreaker {
   private readonly clock: () => number;
   private readonly random: () => number;
   private readonly configOf: (target: string) => BreakerConfig;
+  private readonly lastState = new Map<string, BreakerStateName>();
 
   constructor(private readonly options: SharedBreakerOptions) {
     const { config } = options;
@@ -165,8 +177,12 @@ export class SharedBreaker {
     );
     const at = this.clock();
     const snap = parseSnapshot(reply.slice(2));
-    this.cache.apply(target, snap, at);
-    if (reply[0] === 1) return reply[1] === 1 ? { pass: true, probe: true } : PASS;
+    this.learn(target, snap, at);
+    if (reply[0] === 1 && reply[1] === 1) {
+      this.options.onTransition?.(target, "half_open");
+      return { pass: true, probe: true };
+    }
+    if (reply[0] === 1) return PASS;
     return this.park(at + (snap.openLeftMs > 0 ? snap.openLeftMs : snap.probeLeftMs), snap.periodMs);
   }
 
@@ -207,7 +223,8 @@ export class SharedBreaker {
     );
     const at = this.clock();
     const snap = parseSnapshot(reply.slice(1));
-    this.cache.apply(target, snap, at);
+    this.learn(target, snap, at);
+    if (reply[0] === 1) this.options.onTransition?.(target, snapshotState(snap));
     return {
       state: snapshotState(snap),
       changed: reply[0] === 1,
@@ -218,8 +235,25 @@ export class SharedBreaker {
   /** The breaker's state as Redis has it now (one round trip; also refreshes this process's cache). */
   async state(target: string): Promise<BreakerView> {
     const { snap, at } = await readSnapshot(this.options.redis, this.options.keyOf(target), this.clock);
-    this.cache.apply(target, snap, at);
+    this.learn(target, snap, at);
     return viewOf(snap, at);
+  }
+
+  /** What this process last heard of `target`'s breaker, without a round trip (closed if nothing yet). */
+  heard(target: string): { state: BreakerStateName; openUntil: number | undefined } {
+    const entry = this.cache.peek(target);
+    if (!entry) return { state: "closed", openUntil: undefined };
+    return { state: stateAt(entry, this.clock()), openUntil: entry.open ? entry.openUntil : undefined };
+  }
+
+  /** Take in a snapshot, and say so when it shows another state than the last one this process saw. */
+  private learn(target: string, snap: BreakerSnapshot, at: number): void {
+    const onState = this.options.onState;
+    if (!this.cache.apply(target, snap, at) || !onState) return;
+    const state = snapshotState(snap);
+    if (this.lastState.get(target) === state) return;
+    this.lastState.set(target, state);
+    onState(target, state);
   }
 
   private park(until: number, periodMs: number): BreakerGate {
@@ -237,7 +271,7 @@ export class SharedBreaker {
     }
     if (!Array.isArray(values) || typeof values[0] !== "string") return;
     try {
-      this.cache.apply(values[0], parseSnapshot(values.slice(1) as unknown[]), this.clock());
+      this.learn(values[0], parseSnapshot(values.slice(1) as unknown[]), this.clock());
     } catch {
       return;
     }

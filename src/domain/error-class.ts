@@ -41,6 +41,11 @@ export function cancelled(reason: string): DeliveryResult {
   return { ok: false, failure: { kind: "transient", reason, cancelled: true } };
 }
 
+/** Was this attempt cancelled before the destination answered (shutdown, or nothing was sent)? */
+export function wasCancelled(result: DeliveryResult): boolean {
+  return !result.ok && result.failure.kind === "transient" && result.failure.cancelled === true;
+}
+
 /** `result` with the HTTP status the destination answered (a failure keeps it for the ledger). */
 export function withStatusCode(result: DeliveryResult, statusCode: number): DeliveryResult {
   return result.ok ? result : { ok: false, failure: { ...result.failure, statusCode } };

@@ -49,14 +49,19 @@ function bucketChar(bucket: number): string {
   return ALPHABET[bucket] as string;
 }
 
-/** The bucket of a string identity (FNV-1a): equal identities always share a bucket. */
-export function bucketFor(identity: string): number {
+/** FNV-1a of a string: a cheap, stable spread of identities over a few buckets or partitions. */
+export function fnv1a(identity: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < identity.length; i++) {
     h ^= identity.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
   }
-  return h % BUCKETS;
+  return h;
+}
+
+/** The bucket of a string identity: equal identities always share a bucket. */
+export function bucketFor(identity: string): number {
+  return fnv1a(identity) % BUCKETS;
 }
 
 /** The bucket a hook or delivery id was made for (its last character). */

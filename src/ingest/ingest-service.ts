@@ -40,12 +40,18 @@ export interface HookWriter {
 
 /** The delivery queues, as ingest uses them: add a job per row (idempotent). */
 export interface JobWriter {
-  enqueue(rows: readonly Pick<DeliveryRow, "id" | "parentId" | "target">[]): Promise<void>;
+  enqueue(rows: readonly JobRow[]): Promise<void>;
 }
 
-/** Waits until `replicas` replicas have every write this process made (Redis WAIT). */
+/** A delivery job as ingest adds it. */
+export type JobRow = Pick<DeliveryRow, "id" | "parentId" | "target">;
+
+/**
+ * Waits until `replicas` replicas hold a hook's writes: its record (with its rows and dedup key) and
+ * each of its jobs (Redis WAIT, on every master that took one of them). Resolves the fewest reached.
+ */
 export interface ReplicaWaiter {
-  wait(replicas: number, timeoutMs: number): Promise<number>;
+  wait(hook: HookId, jobs: readonly JobRow[], replicas: number, timeoutMs: number): Promise<number>;
 }
 
 /** The quarantine store, as ingest uses it. */
@@ -118,8 +124,8 @@ export class IngestService {
       await this.finishEnqueue(outcome.firstId);
       return { status: "duplicate", id: outcome.firstId };
     }
-    await this.enqueue(hook.id, source.sinks);
-    await this.waitForReplicas();
+    const jobs = await this.enqueue(hook.id, source.sinks);
+    await this.waitForReplicas(hook.id, jobs);
     return { status: "accepted", id: hook.id };
   }
 
@@ -188,19 +194,20 @@ export class IngestService {
     if (pending.length > 0) await this.enqueue(id, pending);
   }
 
-  private async enqueue(id: HookId, sinks: readonly string[]): Promise<void> {
+  private async enqueue(id: HookId, sinks: readonly string[]): Promise<JobRow[]> {
     const rows = sinks.map((sink) => ({
       id: sinkDeliveryId(id, sink),
       parentId: id,
       target: { kind: "sink" as const, name: sink },
     }));
     await this.store(() => this.deps.jobs.enqueue(rows));
+    return rows;
   }
 
-  private async waitForReplicas(): Promise<void> {
+  private async waitForReplicas(hook: HookId, jobs: readonly JobRow[]): Promise<void> {
     const { wait_replicas, wait_timeout_ms } = this.deps.config.durability;
     if (wait_replicas === 0) return;
-    const acked = await this.store(() => this.deps.replicas.wait(wait_replicas, wait_timeout_ms));
+    const acked = await this.store(() => this.deps.replicas.wait(hook, jobs, wait_replicas, wait_timeout_ms));
     if (acked < wait_replicas) {
       throw new IngestError(
         "store_unavailable",

@@ -2,11 +2,17 @@
 // enqueue step of ingest and publish, and `ensure`, which recovery and replay use to make a live row's
 // job exist again whatever became of it.
 import { type JobsOptions, Queue } from "bullmq";
-import type { Redis } from "ioredis";
-import type { DeliveryRow, Target } from "../domain/delivery.ts";
+import type { RedisClient } from "../store/redis-client.ts";
+import type { DeliveryRow } from "../domain/delivery.ts";
 import type { DeliveryId } from "../domain/ids.ts";
 import type { Keys } from "../store/keys.ts";
-import { DELIVERY_JOB_NAME, type DeliveryJobData, queueNameOf } from "./delivery-job.ts";
+import {
+  DELIVERY_JOB_NAME,
+  type DeliveryJobData,
+  type SinkPartitions,
+  deliveryQueueNames,
+  queueNameOf,
+} from "./delivery-job.ts";
 
 /** Queue events kept for Bull Board and listeners; each costs Redis memory per job. */
 const EVENTS_MAX_LEN = 1000;
@@ -30,12 +36,13 @@ export function keepFinished(retentionS: number): {
 export class DeliveryQueues {
   private readonly queues = new Map<string, Queue<DeliveryJobData>>();
 
+  /** A queue for every partition of every sink in `partitions`, and the outbound queue. */
   constructor(
-    private readonly connection: Redis,
+    private readonly connection: RedisClient,
     private readonly keys: Keys,
-    queueNames: readonly string[],
+    private readonly partitions: SinkPartitions,
   ) {
-    for (const name of queueNames) this.queue(name);
+    for (const name of deliveryQueueNames(partitions)) this.queue(name);
   }
 
   private queue(name: string): Queue<DeliveryJobData> {
@@ -51,9 +58,19 @@ export class DeliveryQueues {
     return queue;
   }
 
-  /** The queue of `target`, if this process knows it. */
-  forTarget(target: Target): Queue<DeliveryJobData> | undefined {
-    return this.queues.get(queueNameOf(target));
+  /** The queue of a delivery's job (its target's, its partition's), if this process knows it. */
+  forRow(row: Pick<JobRef, "id" | "target">): Queue<DeliveryJobData> | undefined {
+    return this.queues.get(queueNameOf(row.target, row.id, this.partitions));
+  }
+
+  /** The Redis key of a delivery's job (in its queue's hash tag, so on its queue's cluster node). */
+  jobKey(row: Pick<JobRef, "id" | "target">): string {
+    return `${this.keys.queuePrefix(this.queueNameOf(row))}:${this.queueNameOf(row)}:${row.id}`;
+  }
+
+  /** Name of the queue of a delivery's job. */
+  queueNameOf(row: Pick<JobRef, "id" | "target">): string {
+    return queueNameOf(row.target, row.id, this.partitions);
   }
 
   all(): ReadonlyMap<string, Queue<DeliveryJobData>> {
@@ -77,8 +94,8 @@ export class DeliveryQueues {
   }
 
   private async add(row: JobRef): Promise<void> {
-    const queue = this.forTarget(row.target);
-    if (!queue) throw new Error(`no queue for ${queueNameOf(row.target)}`);
+    const queue = this.forRow(row);
+    if (!queue) throw new Error(`no queue for ${this.queueNameOf(row)}`);
     const data = row.target.kind === "endpoint" ? { p: row.parentId, e: row.target.id } : { p: row.parentId };
     await queue.add(DELIVERY_JOB_NAME, data, this.jobOptions(row.id));
   }
@@ -89,8 +106,8 @@ export class DeliveryQueues {
    * (removed by hand, cleaned) is added.
    */
   async ensure(row: JobRef): Promise<EnsureOutcome> {
-    const queue = this.forTarget(row.target);
-    if (!queue) throw new Error(`no queue for ${queueNameOf(row.target)}`);
+    const queue = this.forRow(row);
+    if (!queue) throw new Error(`no queue for ${this.queueNameOf(row)}`);
     const state = await queue.getJobState(row.id);
     switch (state) {
       case "unknown":

@@ -1,7 +1,7 @@
 // The `maintenance` queue: housekeeping jobs (recovery ticks) scheduled by BullMQ, so that however
 // many processes run the recovery role, each scheduled run is handed to exactly one of them.
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { Keys } from "../store/keys.ts";
 
 export const MAINTENANCE_QUEUE = "maintenance";
@@ -13,7 +13,7 @@ export const RECOVERY_JOB_NAME = "recover";
 export type MaintenanceJobData = Record<string, never>;
 
 /** The maintenance queue on `connection`, under the deployment's hash-tagged prefix. */
-export function createMaintenanceQueue(connection: Redis, keys: Keys): Queue<MaintenanceJobData> {
+export function createMaintenanceQueue(connection: RedisClient, keys: Keys): Queue<MaintenanceJobData> {
   return new Queue<MaintenanceJobData>(MAINTENANCE_QUEUE, {
     connection,
     prefix: keys.queuePrefix(MAINTENANCE_QUEUE),

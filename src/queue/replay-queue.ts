@@ -1,7 +1,7 @@
 // The `replays` queue: one job per replay, handed by BullMQ to one runner at a time (and to another
 // when that runner dies). The job's lock also fences the replay record's writes.
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { ReplayId } from "../domain/ids.ts";
 import type { Keys } from "../store/keys.ts";
 
@@ -23,7 +23,7 @@ const JOB_OPTIONS = {
 export class ReplayQueue {
   readonly queue: Queue<ReplayJobData>;
 
-  constructor(connection: Redis, keys: Keys) {
+  constructor(connection: RedisClient, keys: Keys) {
     this.queue = new Queue<ReplayJobData>(REPLAY_QUEUE, {
       connection,
       prefix: keys.queuePrefix(REPLAY_QUEUE),

@@ -1,7 +1,7 @@
 // The `recovery` role: registers the recovery job scheduler (`recovery.interval_ms`) on the
 // maintenance queue and runs the ticks BullMQ hands to this process, each under the tick lock.
 import { type Job, type Queue, Worker } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { Keys } from "../store/keys.ts";
 import {
   MAINTENANCE_QUEUE,
@@ -23,9 +23,9 @@ export interface RecoveryRunnerOptions extends ReconcileOptions {
 export interface RecoveryRunnerDeps extends ReconcileDeps {
   readonly keys: Keys;
   /** Command connection (scheduler registration, tick lock, the tick's own reads and writes). */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   /** Blocking connection for the maintenance worker. */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
 }
 
 /** What a tick job returns (shown in Bull Board). */

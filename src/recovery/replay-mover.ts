@@ -21,7 +21,7 @@ export async function moveEntry(
 ): Promise<MoveOutcome> {
   const row = await ledger.get(id);
   if (!row) return failed("the delivery no longer exists");
-  if (!queues.forTarget(row.target)) return failed("its sink is no longer configured");
+  if (!queues.forRow(row)) return failed("its sink is no longer configured");
   const revived = await ledger.revive(row, replayId, snapshotAt);
   switch (revived) {
     case "moved":

@@ -4,7 +4,7 @@
 // all fenced by the job's lock. If the process dies, BullMQ's stalled-job check hands the job to
 // another runner, which finishes the announced batch first and then carries on from the cursor.
 import { DelayedError, type Job, Worker } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../store/redis-client.ts";
 import type { Config } from "../config/schema.ts";
 import type { DeliveryId } from "../domain/ids.ts";
 import type { ReplayCursor } from "../domain/replay.ts";
@@ -29,7 +29,7 @@ export interface ReplayRunnerDeps {
   readonly queues: DeliveryQueues;
   readonly logger: Logger;
   /** Connection of the replay worker (blocking commands, retried across reconnects). */
-  readonly connection: Redis;
+  readonly connection: RedisClient;
   /** Replays run at once per process. */
   readonly concurrency?: number;
 }

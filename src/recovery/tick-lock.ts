@@ -2,7 +2,7 @@
 // tick that runs longer than the interval would let the next tick start on another process; the lock
 // makes two ticks never run at once, cluster-wide.
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../store/redis-client.ts";
 import { LuaScript } from "../store/lua-script.ts";
 
 const releaseLock = new LuaScript("release-lock-1.lua", 1);
@@ -10,7 +10,7 @@ const releaseLock = new LuaScript("release-lock-1.lua", 1);
 /** A lock held by at most one caller at a time; it lapses after `ttlMs` if its holder dies. */
 export class TickLock {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly key: string,
     private readonly ttlMs: number,
   ) {}

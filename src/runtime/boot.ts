@@ -6,7 +6,7 @@ import type { Config } from "../config/schema.ts";
 import { createLogger } from "../observability/logger.ts";
 import { type DevRedis, reachable, redisServerOnPath, startPrivateRedis } from "./dev-redis.ts";
 import { startGateway } from "./gateway.ts";
-import { safeRedisUrl } from "./redis.ts";
+import { describeRedis, safeRedisUrl } from "./redis.ts";
 import { type Role, parseRoles } from "./roles.ts";
 import { StopSignals } from "./stop-signals.ts";
 
@@ -36,8 +36,11 @@ export async function boot(opts: BootOptions): Promise<void> {
   }
 
   let devRedis: DevRedis | undefined;
-  if (!(await reachable(config.redis.url))) {
-    if (opts.devRedis && redisServerOnPath()) {
+  const seeds = config.redis.cluster?.nodes ?? [config.redis.url];
+  const answers = await Promise.all(seeds.map((url) => reachable(url)));
+  if (!answers.includes(true)) {
+    // A private Redis stands in for a single one only: a configured cluster is never replaced.
+    if (opts.devRedis && !config.redis.cluster && redisServerOnPath()) {
       devRedis = await startPrivateRedis();
       logger.warn(
         { configured: safeRedisUrl(config.redis.url), private: devRedis.url },
@@ -46,7 +49,7 @@ export async function boot(opts: BootOptions): Promise<void> {
       config = { ...config, redis: { ...config.redis, url: devRedis.url } };
     } else {
       process.stderr.write(
-        `switchyard: cannot reach Redis at ${safeRedisUrl(config.redis.url)}. Start Redis or set REDIS_URL.\n`,
+        `switchyard: cannot reach ${describeRedis(config.redis)}. Start Redis or set REDIS_URL.\n`,
       );
       process.exit(EXIT_UNAVAILABLE);
     }

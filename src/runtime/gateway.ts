@@ -8,7 +8,7 @@ import { type Logger, createLogger } from "../observability/logger.ts";
 import { Metrics } from "../observability/metrics.ts";
 import type { OtelEnv } from "../observability/otel-env.ts";
 import { startTracing } from "../observability/start-tracing.ts";
-import { OUTBOUND_QUEUE, sinkQueueName } from "../queue/delivery-job.ts";
+import { sinkPartitionsOf } from "../queue/delivery-job.ts";
 import { DeliveryQueues } from "../queue/delivery-queues.ts";
 import { ReplayQueue } from "../queue/replay-queue.ts";
 import type { RecoveryRunnerOptions } from "../recovery/recovery-runner.ts";
@@ -77,15 +77,14 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     // Closed last: the spans of the roles' final attempts are exported before the process exits.
     const tracing = await startTracing(opts.otelEnv ?? process.env, logger);
     life.onStop("tracing", () => tracing.shutdown());
-    const redis = createCommandRedis(config.redis.url);
+    const redis = createCommandRedis(config.redis);
     redis.on("error", (err: Error) => logger.debug({ err: err.message }, "redis connection error"));
-    await connectRedis(redis, config.redis.url);
+    await connectRedis(redis, config.redis);
     life.onStop("redis", async () => void (await redis.quit().catch(() => redis.disconnect())));
 
     await checkEvictionPolicy(redis, config.redis.require_noeviction, logger);
 
-    const queueNames = [...Object.keys(config.sinks).map(sinkQueueName), OUTBOUND_QUEUE];
-    const queues = new DeliveryQueues(redis, keys, queueNames);
+    const queues = new DeliveryQueues(redis, keys, sinkPartitionsOf(config.sinks));
     life.onStop("queues", () => queues.close());
     const replayQueue = new ReplayQueue(redis, keys);
     life.onStop("replays queue", () => replayQueue.close());

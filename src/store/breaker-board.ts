@@ -2,7 +2,7 @@
 // memory of each worker process, so the API (often another process) cannot see it; each dispatch
 // process writes its breakers to a hash of its own that expires unless refreshed, and lists itself in
 // a set. A reader drops the set members whose hash has expired (a process that died without saying).
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-client.ts";
 import type { Keys } from "./keys.ts";
 
 export type ReportedState = "closed" | "half_open" | "open";
@@ -41,7 +41,7 @@ function parseReport(raw: string): SinkBreakerReport | undefined {
 
 export class BreakerBoard {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: Keys,
   ) {}
 

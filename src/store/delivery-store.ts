@@ -2,7 +2,6 @@
 // script. Workers claim a row (lease + fencing token) before an attempt and record its outcome with
 // the token they were given; a writer that lost its lease is refused. Rows live without expiry while
 // live; a final outcome starts their retention (and their parent's, once none of its rows is live).
-import type { Redis } from "ioredis";
 import type { Config } from "../config/schema.ts";
 import type { DeliveryRow, DeliveryState, Target } from "../domain/delivery.ts";
 import { parseTarget } from "../domain/delivery.ts";
@@ -11,7 +10,9 @@ import { type DeliveryId, type HookId, type ReplayId, bucketOf } from "../domain
 import { dlqIndexKeys } from "./dlq-index.ts";
 import type { Keys } from "./keys.ts";
 import { parseRow } from "./delivery-row.ts";
+import { groupIndexes } from "./group-indexes.ts";
 import { LuaScript } from "./lua-script.ts";
+import { type RedisClient, pipelineByNode } from "./redis-client.ts";
 import { TickBatch } from "./tick-batch.ts";
 
 const claimScript = new LuaScript("claim-delivery-3.lua", 3);
@@ -96,7 +97,7 @@ export class DeliveryStore {
   private readonly writes: TickBatch<FinishWrite, boolean>;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     readonly keys: Keys,
     private readonly opts: LedgerOptions,
   ) {
@@ -159,17 +160,32 @@ export class DeliveryStore {
 
   /**
    * Record an attempt's outcome; false when the write was refused (the writer's lease was taken over,
-   * or the row is no longer live). Writes made within one tick go out as one script call.
+   * or the row is no longer live). Writes made within one tick go out as one script call per bucket.
    */
   finish(row: FinishWrite["row"], writer: Writer, finish: Finish, now = Date.now()): Promise<boolean> {
     return this.writes.add({ row, writer, finish, now });
   }
 
+  /** One script call per bucket (a call may only touch one slot), all at once; results in batch order. */
   private async flush(batch: readonly FinishWrite[]): Promise<boolean[]> {
+    const byBucket = groupIndexes(batch, (write) => bucketOf(write.row.id));
+    const out: boolean[] = new Array<boolean>(batch.length).fill(false);
+    await Promise.all(
+      [...byBucket].map(async ([bucket, indexes]) => {
+        const written = await this.flushBucket(
+          bucket,
+          indexes.map((i) => batch[i] as FinishWrite),
+        );
+        indexes.forEach((i, j) => (out[i] = written[j] === true));
+      }),
+    );
+    return out;
+  }
+
+  private async flushBucket(bucket: number, writes: readonly FinishWrite[]): Promise<boolean[]> {
     const keys: string[] = [];
-    const args: (string | number)[] = [batch.length];
-    for (const { row, writer, finish, now } of batch) {
-      const bucket = bucketOf(row.id);
+    const args: (string | number)[] = [writes.length];
+    for (const { row, writer, finish, now } of writes) {
       const own = [this.keys.delivery(row.id), this.parentKey(row), this.keys.watch(bucket)];
       if (finish.outcome === "dead")
         own.push(...dlqIndexKeys(this.keys, row, finish.errorClass), this.keys.dlqIndexes(bucket));
@@ -201,16 +217,14 @@ export class DeliveryStore {
     return parseRow(id, await this.redis.hgetall(this.keys.delivery(id)));
   }
 
-  /** Rows by id in one round trip; missing ones (expired, never written) are undefined. */
+  /** Rows by id in one round trip (per cluster node); missing ones (expired, never written) are undefined. */
   async getMany(ids: readonly DeliveryId[]): Promise<(DeliveryRow | undefined)[]> {
-    if (ids.length === 0) return [];
-    const pipe = this.redis.pipeline();
-    for (const id of ids) pipe.hgetall(this.keys.delivery(id));
-    const replies = (await pipe.exec()) ?? [];
-    return replies.map(([err, raw], i) => {
-      if (err) throw err;
-      return parseRow(ids[i] as DeliveryId, raw as Record<string, string>);
-    });
+    const replies = await pipelineByNode(
+      this.redis,
+      ids.map((id) => this.keys.delivery(id)),
+      (pipe, key) => pipe.hgetall(key),
+    );
+    return replies.map((raw, i) => parseRow(ids[i] as DeliveryId, raw as Record<string, string>));
   }
 
   /** Move a dead row back to pending (see revive-delivery-n.lua). */

@@ -1,7 +1,7 @@
 // The DLQ: an index over dead delivery rows. The ledger lists a row in its bucket's filter indexes in
 // the same script that kills it (and unlists it when it is revived or purged); this module only reads
 // them, merging the buckets, so a page costs O(page × buckets), never a scan of every dead row.
-import type { Redis } from "ioredis";
+import { type RedisClient, pipelineByNode } from "./redis-client.ts";
 import {
   type DlqEntry,
   type DlqFilter,
@@ -42,7 +42,7 @@ const MAX_SLICE = 1000;
 
 export class DlqStore {
   constructor(
-    readonly redis: Redis,
+    readonly redis: RedisClient,
     readonly keys: Keys,
     private readonly deliveries: DeliveryStore,
   ) {}
@@ -71,10 +71,12 @@ export class DlqStore {
 
   /** How many members of index `name` fall in `range`, over every bucket. */
   async countInRange(name: DlqIndexName, range: ScoreRange): Promise<number> {
-    const pipe = this.redis.pipeline();
-    for (const b of this.keys.buckets)
-      pipe.zcount(this.keys.dlqIndex(b, name), score(range.lo), upper(range));
-    return ((await pipe.exec()) ?? []).reduce((sum, [, n]) => sum + Number(n ?? 0), 0);
+    const counts = await pipelineByNode(
+      this.redis,
+      this.keys.buckets.map((b) => this.keys.dlqIndex(b, name)),
+      (pipe, key) => pipe.zcount(key, score(range.lo), upper(range)),
+    );
+    return counts.reduce((sum: number, n) => sum + Number(n ?? 0), 0);
   }
 
   /**

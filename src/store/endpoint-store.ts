@@ -5,7 +5,7 @@
 //
 // Tenants are isolated: an endpoint with a tenant receives only that tenant's events, and one without a
 // tenant receives only events published without one (never a tenant's).
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-client.ts";
 import { NAME } from "../config/schema.ts";
 import {
   type Endpoint,
@@ -80,7 +80,7 @@ function assertValid(e: Pick<Endpoint, "event_types" | "secret" | "tenant">): vo
 
 export class EndpointStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: Keys,
   ) {}
 

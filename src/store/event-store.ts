@@ -1,7 +1,7 @@
 // Published events in Redis, written together with their delivery rows (one per matching endpoint),
 // in the bucket of the event id: the ledger of record for outbound fanout. The payload is stored once,
 // in the event; every row of the event points at it.
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-client.ts";
 import { targetKey } from "../domain/delivery.ts";
 import { type DeliveryId, type EndpointId, bucketFor, bucketOf, deliveryIdFor } from "../domain/ids.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
@@ -57,7 +57,7 @@ export function toEventRecord(
 
 export class EventStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: Keys,
     private readonly deliveries: DeliveryStore,
   ) {}

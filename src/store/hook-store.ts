@@ -1,6 +1,6 @@
 // Hook records in Redis, written together with their delivery rows: the durable truth every job
 // points at. Jobs carry ids only, so a body is stored once however many sinks and retries read it.
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-client.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
 import { targetKey } from "../domain/delivery.ts";
 import { type HookRecord, idempotencyKey, sinkDeliveryId } from "../domain/hook.ts";
@@ -70,7 +70,7 @@ export function toHookRecord(
 
 export class HookStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: Keys,
     private readonly deliveries: DeliveryStore,
   ) {}

@@ -96,7 +96,17 @@ export class Keys {
     return `{${this.prefix}:ep:${id}}:${kind}`;
   }
 
-  /** Pub/sub channel on which shared breakers announce state changes. */
+  /** One sink's circuit breaker (a hash), shared by every worker process; each sink has its own tag. */
+  sinkGate(sink: string, kind: "breaker"): string {
+    return `{${this.prefix}:sink:${sink}}:${kind}`;
+  }
+
+  /** Pub/sub channel on which the sinks' shared breakers announce state changes. */
+  get sinkBreakerChannel(): string {
+    return `${this.prefix}:sink-breaker-changes`;
+  }
+
+  /** Pub/sub channel on which the endpoints' shared breakers announce state changes. */
   get breakerChannel(): string {
     return `${this.prefix}:breaker-changes`;
   }
@@ -121,6 +131,11 @@ export class Keys {
     return `{${this.prefix}:quarantine}:bytes`;
   }
 
+  /** Hash: the bytes each quarantined hook counts against the cap, by id. */
+  get quarantineSizes(): string {
+    return `{${this.prefix}:quarantine}:sizes`;
+  }
+
   /** Hash: one quarantined hook. */
   quarantined(id: string): string {
     return `{${this.prefix}:quarantine}:q:${id}`;
@@ -129,6 +144,16 @@ export class Keys {
   /** String: the recovery tick lock, so two ticks never run at once cluster-wide. */
   get recoveryLock(): string {
     return `${this.queuePrefix("maintenance")}:recovery-lock`;
+  }
+
+  /** String: the latest cluster-wide sample called `name` (e.g. queue depths), written by one process. */
+  sample(name: string): string {
+    return `{${this.prefix}:sample}:${name}`;
+  }
+
+  /** String: the lock whose holder takes sample `name` this interval (it lapses with the interval). */
+  sampleTurn(name: string): string {
+    return `{${this.prefix}:sample}:${name}:turn`;
   }
 
   // --- Claim URLs ---

@@ -1,8 +1,11 @@
 // Runs our Lua files by SHA and falls back to sending the source once when Redis has not cached it
-// (first call, or after a restart or failover), so scripts cost one round trip on the hot path.
+// (first call, or after a restart or failover), so scripts cost one round trip on the hot path. Every
+// call must name keys of one hash tag: a script that touches two slots fails on a Redis Cluster, so it
+// is refused here, on a single Redis too, where every test can see it.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { Redis } from "ioredis";
+import { hashTagOf } from "./key-slot.ts";
+import type { RedisClient } from "./redis-client.ts";
 
 type Arg = string | number | Buffer;
 
@@ -12,7 +15,7 @@ export class LuaScript {
 
   /** `file` names a script in src/store/lua/; `numKeys` "n" takes as many keys as each call passes. */
   constructor(
-    file: string,
+    private readonly file: string,
     private readonly numKeys: number | "n",
   ) {
     this.source = readFileSync(new URL(`./lua/${file}`, import.meta.url), "utf8");
@@ -20,14 +23,14 @@ export class LuaScript {
   }
 
   /** Run with string replies. */
-  run(redis: Redis, keys: readonly string[], args: readonly Arg[]): Promise<unknown> {
+  run(redis: RedisClient, keys: readonly string[], args: readonly Arg[]): Promise<unknown> {
     return this.call(keys, args, (sha, src, n, all) =>
       sha !== undefined ? redis.evalsha(sha, n, ...all) : redis.eval(src, n, ...all),
     );
   }
 
   /** Run with Buffer replies (for scripts that return binary values such as a hook body). */
-  runBuffer(redis: Redis, keys: readonly string[], args: readonly Arg[]): Promise<unknown> {
+  runBuffer(redis: RedisClient, keys: readonly string[], args: readonly Arg[]): Promise<unknown> {
     return this.call(keys, args, (sha, src, n, all) =>
       sha !== undefined
         ? redis.callBuffer("EVALSHA", [sha, n, ...all])
@@ -42,6 +45,12 @@ export class LuaScript {
   ): Promise<unknown> {
     if (this.numKeys !== "n" && keys.length !== this.numKeys)
       throw new Error(`script expects ${this.numKeys} keys, got ${keys.length}`);
+    const tag = keys[0] === undefined ? undefined : hashTagOf(keys[0]);
+    const stray = keys.find((key) => hashTagOf(key) !== tag);
+    if (stray !== undefined)
+      throw new Error(
+        `${this.file}: keys of two hash tags in one call (${keys[0]}, ${stray}): not one cluster slot`,
+      );
     const all = [...keys, ...args];
     try {
       return await send(this.sha, this.source, keys.length, all);

@@ -1,11 +1,11 @@
 // Hooks that failed verification, kept for an operator to inspect (`on_verify_failure: quarantine`).
 // Anyone can send a bad signature, so this store is capped by count and bytes and short-lived: it can
 // never become unauthenticated storage. Nothing in it is dedup-parsed or delivered.
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-client.ts";
 import type { Keys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
 
-const addScript = new LuaScript("add-quarantined-3.lua", 3);
+const addScript = new LuaScript("add-quarantined-4.lua", 4);
 
 export interface QuarantinedHook {
   readonly id: string;
@@ -27,7 +27,7 @@ export interface QuarantineLimits {
 
 export class QuarantineStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: Keys,
     private readonly limits: QuarantineLimits,
   ) {}
@@ -46,9 +46,14 @@ export class QuarantineStore {
     ];
     fields.push("reason", hook.reason, "size", String(hook.body.length), "hdr", headers, "body", hook.body);
     if (hook.tenant !== undefined) fields.push("tenant", hook.tenant);
-    const reply = await addScript.run(
+    const [kept, ...evicted] = (await addScript.run(
       this.redis,
-      [this.keys.quarantineIndex, this.keys.quarantineBytes, this.keys.quarantined(hook.id)],
+      [
+        this.keys.quarantineIndex,
+        this.keys.quarantineBytes,
+        this.keys.quarantineSizes,
+        this.keys.quarantined(hook.id),
+      ],
       [
         hook.id,
         hook.received_at,
@@ -56,11 +61,12 @@ export class QuarantineStore {
         this.limits.maxEntries,
         this.limits.maxBytes,
         size,
-        this.keys.quarantined(""),
         ...fields,
       ],
-    );
-    return reply !== -1;
+    )) as [number, ...string[]];
+    // The evicted entries' hashes: one slot, one command (they expire with the TTL if this fails).
+    if (evicted.length > 0) await this.redis.unlink(...evicted.map((id) => this.keys.quarantined(id)));
+    return kept === 1;
   }
 
   /** Newest first, `limit` at most, older than `before` (ms) when given; `tenant` narrows to one tenant. */

@@ -3,7 +3,7 @@
 // runner should be working on this", so BullMQ's stalled-job recovery hands a replay to another
 // runner when the one running it dies, and the record tells that runner where to pick up. Writes of
 // a running replay are fenced by that job's lock, which lives in the same hash tag as the record.
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis-client.ts";
 import { type ReplayId, newId } from "../domain/ids.ts";
 import type { ReplayCursor, ReplayFilter, ReplayState } from "../domain/replay.ts";
 import type { DlqIndexName, Keys } from "./keys.ts";
@@ -78,7 +78,7 @@ const MAX_LIST_SCAN = 5000;
 
 export class ReplayStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     readonly keys: Keys,
     private readonly retentionS: number,
   ) {}

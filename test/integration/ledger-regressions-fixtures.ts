@@ -3,13 +3,12 @@
 // found by probing both key layouts, so the same tests run against the code before the ledger.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../src/store/redis-client.ts";
 import type { Config } from "../../src/config/schema.ts";
-import { reachable } from "../../src/runtime/dev-redis.ts";
+import { freePort, reachable } from "../../src/runtime/dev-redis.ts";
 import type { Receiver } from "../support/receiver.ts";
 import type { TestGateway } from "../support/test-gateway.ts";
 import { admin } from "./admin-fixtures.ts";
@@ -99,7 +98,7 @@ export function onPrefixOf(config: Config, other: Config): Config {
  * The BullMQ queue of `sink` under `prefix`, whichever key layout the code uses: one hash tag per
  * queue (`{prefix:sink-x}`, the ledger) or one for everything (`{prefix}`, before it).
  */
-export async function sinkQueue(redis: Redis, prefix: string, sink: string): Promise<Queue> {
+export async function sinkQueue(redis: RedisClient, prefix: string, sink: string): Promise<Queue> {
   const name = `sink-${sink}`;
   const perQueue = `{${prefix}:${name}}`;
   const queuePrefix = (await redis.exists(`${perQueue}:${name}:meta`)) === 1 ? perQueue : `{${prefix}}`;
@@ -155,18 +154,6 @@ export async function waitForWorkers(queue: Queue, n: number, timeoutMs: number)
       throw new Error(`fewer than ${n} workers on ${queue.name} after ${timeoutMs} ms`);
     await sleep(100);
   }
-}
-
-/** A loopback port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === "object" && addr ? addr.port : 0));
-    });
-  });
 }
 
 /**

@@ -44,7 +44,7 @@ it("re-enqueues a hook persisted before a crash exactly once, and never duplicat
     sources: { src: { verify: { type: "none" }, sinks: ["a", "b"] } },
   });
   const { keys, redis, cleanup } = scratchRedis(config);
-  const queues = new DeliveryQueues(redis, keys, ["sink-a", "sink-b"]);
+  const queues = new DeliveryQueues(redis, keys, { a: 1, b: 1 });
   cleanups.push(async () => {
     await queues.close();
     await cleanup();

@@ -71,7 +71,7 @@ it("finishes a batch left half done by a crash, moving each entry exactly once",
   const { dlq, ledger } = ledgerStores(api.redis, keys, { retentionS: 3600 });
   store = new ReplayStore(api.redis, keys, 3600);
   replayQueue = new ReplayQueue(api.redis, keys);
-  queues = new DeliveryQueues(api.redis, keys, ["sink-out"]);
+  queues = new DeliveryQueues(api.redis, keys, { out: 1 });
 
   // The replay's scan order: oldest first, ties by id, over every bucket.
   const { members } = await dlq.slice("source:src", "asc", rangeOf({}), undefined, 100);

@@ -2,6 +2,7 @@
 // bucket of their dedup identity, as ingest makes them) and the stores on a scratch connection.
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
+import type { RedisClient } from "../../src/store/redis-client.ts";
 import type { DlqEntry } from "../../src/domain/dlq.ts";
 import type { ErrorClass } from "../../src/domain/error-class.ts";
 import { type HookRecord, idempotencyKey, sinkDeliveryId } from "../../src/domain/hook.ts";
@@ -42,7 +43,7 @@ export function hookFixture(opts: {
 
 /** The ledger, hook and DLQ stores on `redis` (retention and staleness as given). */
 export function ledgerStores(
-  redis: Redis,
+  redis: RedisClient,
   keys: Keys,
   opts: { retentionS?: number; staleAfterMs?: number } = {},
 ): { ledger: DeliveryStore; hooks: HookStore; dlq: DlqStore } {
@@ -54,7 +55,7 @@ export function ledgerStores(
 }
 
 /** Dead deliveries listed in the DLQ, over every bucket. */
-export async function dlqCount(redis: Redis, keys: Keys): Promise<number> {
+export async function dlqCount(redis: RedisClient, keys: Keys): Promise<number> {
   const counts = await Promise.all(keys.buckets.map((b) => redis.zcard(keys.dlqIndex(b, "all"))));
   return counts.reduce((a, b) => a + b, 0);
 }

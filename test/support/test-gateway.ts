@@ -1,12 +1,13 @@
 // Test harness: a gateway on real Redis under a unique key prefix, with fast retry and breaker
 // timings, removed again (keys included) after the test.
 import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
+import { Cluster, Redis } from "ioredis";
 import { type Config, configSchema } from "../../src/config/schema.ts";
 import { silentLogger } from "../../src/observability/logger.ts";
 import { Metrics } from "../../src/observability/metrics.ts";
 import { type Gateway, type GatewayOptions, startGateway } from "../../src/runtime/gateway.ts";
 import { Keys } from "../../src/store/keys.ts";
+import { type RedisClient, serversOf } from "../../src/store/redis-client.ts";
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 export const ADMIN_TOKEN = "test-admin-token-0123456789";
@@ -39,18 +40,28 @@ export interface TestGateway {
   readonly metrics: Metrics;
   /** http://127.0.0.1:<port> when listening. */
   readonly url: string;
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   stop(): Promise<void>;
 }
 
-/** Delete every key under the config's prefix. */
-export async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
-  let cursor = "0";
-  do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", `{${prefix}[:}]*`, "COUNT", 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== "0");
+/** A plain connection to where `config` keeps its state: its Redis, or a cluster client on its seeds. */
+export function testRedis(config: Config): RedisClient {
+  const nodes = config.redis.cluster?.nodes;
+  if (!nodes) return new Redis(config.redis.url, { maxRetriesPerRequest: 1 });
+  return new Cluster(nodes.map((url) => ({ host: new URL(url).hostname, port: Number(new URL(url).port) })));
+}
+
+/** Delete every key under the config's prefix (on every master of a cluster). */
+export async function deletePrefix(redis: RedisClient, prefix: string): Promise<void> {
+  for (const server of serversOf(redis)) {
+    let cursor = "0";
+    do {
+      const [next, keys] = await server.scan(cursor, "MATCH", `{${prefix}[:}]*`, "COUNT", 1000);
+      cursor = next;
+      // One key a command: a cluster refuses a multi-key command across slots.
+      if (keys.length > 0) await Promise.all(keys.map((key) => server.unlink(key)));
+    } while (cursor !== "0");
+  }
 }
 
 /** A Redis connection and key builder for a config's prefix, for tests that drive stores directly. */
@@ -69,7 +80,7 @@ export function scratchRedis(config: Config): { keys: Keys; redis: Redis; cleanu
 export async function startTestGateway(config: Config, opts: GatewayOptions = {}): Promise<TestGateway> {
   const metrics = new Metrics();
   const gateway = await startGateway(config, { logger: silentLogger(), metrics, graceMs: 2000, ...opts });
-  const redis = new Redis(config.redis.url, { maxRetriesPerRequest: 1 });
+  const redis = testRedis(config);
   return {
     gateway,
     config,

@@ -45,7 +45,7 @@ export function dlqRoutes(deps: DlqRouteDeps): Hono {
     if (!row || row.state !== "dead" || row.purged || !canSee(c.get("principal"), row.tenant))
       throw new ApiError(404, "not_found", "no such DLQ entry");
     await deps.ledger.unlist(row);
-    const job = await deps.queues.forTarget(row.target)?.getJob(row.id);
+    const job = await deps.queues.forRow(row)?.getJob(row.id);
     // Only the dead job goes: one that a replay has already sent back is live again.
     if (job && (await job.getState()) === "failed") await job.remove();
     return c.body(null, 204);

@@ -1,9 +1,9 @@
 // Liveness and readiness for load balancers and orchestrators.
 import { Hono } from "hono";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../store/redis-client.ts";
 import { ApiError } from "../api-error.ts";
 
-export function healthRoutes(deps: { redis: Redis; isDraining: () => boolean }): Hono {
+export function healthRoutes(deps: { redis: RedisClient; isDraining: () => boolean }): Hono {
   const app = new Hono();
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {

@@ -13,6 +13,7 @@ import { eventRoutes } from "../../api/routes/events.ts";
 import { quarantineRoutes } from "../../api/routes/quarantine.ts";
 import { BreakerBoard } from "../../store/breaker-board.ts";
 import { QuarantineStore } from "../../store/quarantine-store.ts";
+import { SharedSample } from "../../store/shared-sample.ts";
 import { healthRoutes } from "../../api/routes/health.ts";
 import { hookRoutes } from "../../api/routes/hooks.ts";
 import { metricsRoutes } from "../../api/routes/metrics.ts";
@@ -23,6 +24,7 @@ import { readSharedBreaker } from "../../delivery/shared-breaker.ts";
 import { DepthGate } from "../../ingest/depth-gate.ts";
 import { IngestService } from "../../ingest/ingest-service.ts";
 import { createMaintenanceQueue } from "../../queue/maintenance-queue.ts";
+import { waitForReplicas } from "../../store/redis-client.ts";
 import { drainHttp, listenHttp } from "../http-server.ts";
 import type { Core } from "./core.ts";
 import type { Resolver } from "../../fanout/ssrf-guard.ts";
@@ -39,7 +41,9 @@ export async function startApiRole(
 ): Promise<ApiRole> {
   const { config, keys, logger, metrics, redis, hooks, dlq, queues, replays, replayQueue, ledger } = core;
   const life = core.life.role("api");
-  const depth = new DepthGate(config, queues, metrics, logger);
+  // One API process per interval reads the queue depths for all of them.
+  const depthSample = new SharedSample(redis, keys.sampleTurn("queue-depths"), keys.sample("queue-depths"));
+  const depth = new DepthGate(config, queues, depthSample, metrics, logger);
   await depth.start();
   life.onStop("depth gate", async () => depth.stop());
   const quarantine = new QuarantineStore(redis, keys, {
@@ -52,7 +56,11 @@ export async function startApiRole(
     quarantine,
     hooks,
     jobs: queues,
-    replicas: { wait: (n, timeoutMs) => redis.wait(n, timeoutMs) },
+    // The record's master and each job's queue's master (one Redis: the one).
+    replicas: {
+      wait: (hook, jobs, n, timeoutMs) =>
+        waitForReplicas(redis, [keys.hook(hook), ...jobs.map((job) => queues.jobKey(job))], n, timeoutMs),
+    },
     depth,
     metrics,
     logger,

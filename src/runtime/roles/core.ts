@@ -1,6 +1,6 @@
 // What every role of a process shares: the config, one command connection to Redis, the stores and
 // the producer side of the queues.
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../store/redis-client.ts";
 import type { Config } from "../../config/schema.ts";
 import type { ClaimSigner } from "../../domain/claim-signature.ts";
 import type { Logger } from "../../observability/logger.ts";
@@ -26,7 +26,7 @@ export interface Core {
   readonly tracing: Tracing;
   readonly life: Lifecycle;
   /** Fail-fast command connection (no offline queue). */
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly hooks: HookStore;
   /** The delivery ledger on the fail-fast connection (API, recovery). */
   readonly ledger: DeliveryStore;

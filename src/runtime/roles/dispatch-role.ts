@@ -18,12 +18,12 @@ export async function startDispatchRole(
 ): Promise<void> {
   const { config, logger, keys } = core;
   const life = core.life.role("dispatch");
-  const connection = createWorkerRedis(config.redis.url);
+  const connection = createWorkerRedis(config.redis);
   connection.on("error", (err: Error) => logger.debug({ err: err.message }, "redis worker connection error"));
   life.onStop("worker redis", async () => connection.disconnect());
   // Attempts record their outcome on a connection that waits out a Redis blip: a delivered send is
   // recorded as delivered once Redis answers again, rather than failing and being sent twice.
-  const ledgerRedis = createWorkerRedis(config.redis.url, "switchyard-ledger");
+  const ledgerRedis = createWorkerRedis(config.redis, "switchyard-ledger");
   ledgerRedis.on("error", (err: Error) =>
     logger.debug({ err: err.message }, "redis ledger connection error"),
   );
@@ -45,23 +45,27 @@ export async function startDispatchRole(
     await Promise.race([closing, new Promise((r) => setTimeout(r, SINK_CLOSE_MS).unref())]);
   });
 
+  // The shared breakers (sinks', endpoints') hear each other's changes on one subscriber connection.
+  const subscriber = createWorkerRedis(config.redis, "switchyard-breaker-sub");
+  subscriber.on("error", (err: Error) => logger.debug({ err: err.message }, "redis subscriber error"));
+  life.onStop("breaker subscriber", async () => subscriber.disconnect());
+
   const dispatcher = new Dispatcher({
     ...core,
     connection,
     ledger,
+    redis: ledgerRedis,
+    subscriber,
     sinks,
     maxStalledCount: opts.maxStalledCount,
     breakerBoard: new BreakerBoard(core.redis, keys),
   });
-  dispatcher.start();
+  await dispatcher.start();
   life.onStop("dispatcher", () => dispatcher.close(opts.graceMs));
 
   // Outbound endpoints share one queue; their limits (breaker, slots, rate) live in Redis.
-  const subscriber = createWorkerRedis(config.redis.url, "switchyard-breaker-sub");
-  subscriber.on("error", (err: Error) => logger.debug({ err: err.message }, "redis subscriber error"));
-  life.onStop("breaker subscriber", async () => subscriber.disconnect());
   // Its own BullMQ connection: the outbound worker's lifecycle does not touch the sink workers'.
-  const outboundConnection = createWorkerRedis(config.redis.url, "switchyard-outbound");
+  const outboundConnection = createWorkerRedis(config.redis, "switchyard-outbound");
   outboundConnection.on("error", (err: Error) =>
     logger.debug({ err: err.message }, "redis outbound connection error"),
   );

@@ -10,7 +10,7 @@ export async function startRecoveryRole(
 ): Promise<void> {
   const { config, logger } = core;
   const life = core.life.role("recovery");
-  const connection = createWorkerRedis(config.redis.url, "switchyard-recovery");
+  const connection = createWorkerRedis(config.redis, "switchyard-recovery");
   connection.on("error", (err: Error) =>
     logger.debug({ err: err.message }, "redis recovery connection error"),
   );
@@ -20,7 +20,7 @@ export async function startRecoveryRole(
   await recovery.start();
   life.onStop("recovery", () => recovery.close());
 
-  const replayConnection = createWorkerRedis(config.redis.url, "switchyard-replay");
+  const replayConnection = createWorkerRedis(config.redis, "switchyard-replay");
   replayConnection.on("error", (err: Error) =>
     logger.debug({ err: err.message }, "redis replay connection error"),
   );
