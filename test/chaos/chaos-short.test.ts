@@ -8,7 +8,8 @@ import { type ChaosResult, runChaos } from "../support/chaos/scenario.ts";
 import { summarize } from "../support/chaos/summary.ts";
 
 let result: ChaosResult | undefined;
-let keepLogs = false;
+// CHAOS_KEEP_LOGS=1 keeps the processes' logs of a passing run too.
+let keepLogs = process.env.CHAOS_KEEP_LOGS === "1";
 afterAll(() => {
   if (!keepLogs) result?.cleanup();
 });

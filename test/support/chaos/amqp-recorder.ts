@@ -36,9 +36,11 @@ export async function startAmqpRecorder(url = RABBIT_URL): Promise<AmqpRecorder>
     if (!msg || !channel) return;
     try {
       const m = JSON.parse(msg.content.toString("utf8")) as { id?: string; body_base64?: string };
+      const attempt = msg.properties.headers?.["x-switchyard-attempt"] as unknown;
       const seq = m.body_base64 === undefined ? undefined : seqOf(Buffer.from(m.body_base64, "base64"));
       if (seq === undefined || m.id === undefined) stats.unreadable += 1;
-      else if (!(msg.fields.redelivered && arrivals.has(seq))) arrivals.add(seq, m.id);
+      else if (!(msg.fields.redelivered && arrivals.has(seq)))
+        arrivals.add(seq, m.id, attempt === undefined ? undefined : String(attempt));
     } catch {
       stats.unreadable += 1;
     }

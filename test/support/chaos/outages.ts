@@ -51,6 +51,20 @@ export class RedisProbe {
     }, everyMs);
   }
 
+  /** Redis's AOF size and memory use now, for the report (`?` when Redis does not answer). */
+  async sizes(): Promise<string> {
+    const field = (info: string, name: string): string => {
+      const bytes = Number(new RegExp(`^${name}:(\\d+)`, "m").exec(info)?.[1]);
+      return Number.isFinite(bytes) ? `${(bytes / 1048576).toFixed(1)} MiB` : "?";
+    };
+    try {
+      const info = (await this.conn.info("persistence")) + (await this.conn.info("memory"));
+      return `AOF ${field(info, "aof_current_size")}, memory ${field(info, "used_memory")}`;
+    } catch (err) {
+      return `? (${(err as Error).message})`;
+    }
+  }
+
   stop(): void {
     clearInterval(this.timer);
     this.conn.disconnect();

@@ -74,7 +74,7 @@ export async function startChaosReceiver(): Promise<ChaosReceiver> {
     if (direction === "inbound") {
       const seq = seqOf(body);
       if (seq === undefined) return false;
-      rx.inbound.add(seq, headers["x-switchyard-id"] ?? "?");
+      rx.inbound.add(seq, headers["x-switchyard-id"] ?? "?", headers["x-switchyard-attempt"]);
     } else {
       const eventId = headers["webhook-id"] ?? "?";
       rx.outbound.add(`${path.slice("/out/".length)}/${eventId}`, eventId);

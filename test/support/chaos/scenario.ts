@@ -52,6 +52,8 @@ export interface ChaosResult {
   readonly amqp: AmqpRecorder;
   /** Moments a write to Redis failed, seen by a probe of the harness's own. */
   readonly redisFailures: readonly number[];
+  /** Redis's AOF size and memory use once drained. */
+  readonly redisSizes: string;
   /** When the faults started: injections' `atMs` count from here. */
   readonly faultsStartedAt: number;
   /** The run's config, logs and AOF directory (deleted by `cleanup`). */
@@ -254,6 +256,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
       receiver,
       amqp,
       redisFailures: probe.failures,
+      redisSizes: await probe.sizes(),
       faultsStartedAt,
       dir,
       cleanup: () => rmSync(dir, { recursive: true, force: true }),

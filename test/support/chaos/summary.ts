@@ -23,6 +23,20 @@ export function summarize(result: ChaosResult): string {
   );
   for (const [name, s] of result.senders)
     out.push(`  ${name} refused: ${formatWindows(windowsOf(s.refusedAt), result.faultsStartedAt)}`);
+  for (const e of result.expectations) {
+    const dups = e.arrivals.duplicated();
+    if (dups.length === 0) continue;
+    out.push(
+      `duplicates, ${e.label} (first ${Math.min(5, dups.length)} of ${dups.length}; s from the first fault):`,
+    );
+    for (const [key, arrivals] of dups.slice(0, 5)) {
+      const each = arrivals.map(
+        (a) =>
+          `${a.attempt ? `attempt ${a.attempt} ` : ""}at ${((a.at - result.faultsStartedAt) / 1000).toFixed(1)} s`,
+      );
+      out.push(`  ${key} (${arrivals[0]!.recordId}): ${each.join(", ")}`);
+    }
+  }
   for (const [label, dead] of result.drained.dead) {
     if (dead.size > 0) out.push(`dead-lettered, ${label}:`, ...deadReasons(dead));
   }
