@@ -3,7 +3,7 @@
 // a cluster) is one more `Fault`: nothing else in the harness changes.
 import { closeConnection, connectionPids } from "../rabbit.ts";
 import type { PersistentRedis } from "../persistent-redis.ts";
-import type { Cluster } from "./processes.ts";
+import { type Cluster, waitForHttp } from "./processes.ts";
 import type { ChaosReceiver, ReceiverMode } from "./receiver.ts";
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -41,6 +41,23 @@ export function workerKill(cluster: Cluster, random: () => number = Math.random,
         await sleep(250);
       }
       return `${worker.name} (pid ${pid}) killed; restarted and delivering again after ${Date.now() - killedAt} ms`;
+    },
+  };
+}
+
+/**
+ * SIGKILL the web process mid-ingest (a crash between persisting a hook and enqueueing its jobs leaves
+ * rows only recovery finds); resolves once its restart answers /readyz again.
+ */
+export function webKill(cluster: Cluster, url: string, waitMs = 60_000): Fault {
+  return {
+    name: "web SIGKILL",
+    async inject() {
+      const pid = cluster.web.pid;
+      await cluster.web.kill();
+      const killedAt = Date.now();
+      await waitForHttp(`${url}/readyz`, waitMs);
+      return `web (pid ${pid}) killed; ready again after ${Date.now() - killedAt} ms`;
     },
   };
 }

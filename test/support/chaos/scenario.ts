@@ -1,7 +1,8 @@
 // One chaos run from start to end: a private AOF Redis, the Procfile's web ×1 and worker ×2 on a config
 // with a Standard Webhooks source delivering to an http sink and an AMQP sink, two outbound endpoints;
 // signed hooks and events at a steady rate while the faults fire; then drain and count. The short mode
-// (`npm test`) fires each fault once; the long mode repeats them for as long as asked.
+// (`npm test`) fires each of the four faults once; the long mode repeats them, and kills the web
+// process now and then too, for as long as asked.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +20,7 @@ import {
   receiverFlap,
   redisCrash,
   runFaults,
+  webKill,
   workerKill,
 } from "./faults.ts";
 import { Cluster, type ExitRecord, waitForHttp } from "./processes.ts";
@@ -77,6 +79,7 @@ function schedule(mode: ChaosOptions["mode"], d: number, parts: Parts): Schedule
     { fault: amqpConnectionKill(parts.amqpSink), atMs: 8000, everyMs: 20_000 },
     { fault: receiverFlap(parts.receiver, 6000), atMs: 12_000, everyMs: 30_000 },
     { fault: redisCrash(parts.redis, 3000), atMs: 20_000, everyMs: 45_000 },
+    { fault: webKill(parts.cluster, parts.url), atMs: 35_000, everyMs: 50_000 },
   ];
 }
 
@@ -85,6 +88,7 @@ interface Parts {
   readonly redis: PersistentRedis;
   readonly receiver: ChaosReceiver;
   readonly amqpSink: string;
+  readonly url: string;
 }
 
 function configFor(redisUrl: string, rx: ChaosReceiver, amqp: AmqpRecorder, names: Names): unknown {
@@ -230,7 +234,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
       expectations.every((e) => e.arrivals.unique > 0),
     );
     log(`traffic flowing; faults for ${opts.durationMs} ms (${opts.mode} mode)`);
-    const parts: Parts = { cluster, redis, receiver, amqpSink: names.amqpSink };
+    const parts: Parts = { cluster, redis, receiver, amqpSink: names.amqpSink, url };
     const faultsStartedAt = Date.now();
     const injections = await runFaults(schedule(opts.mode, opts.durationMs, parts), opts.durationMs, (i) =>
       log(`  ${(i.atMs / 1000).toFixed(1)} s  ${i.fault}: ${i.error ? `FAILED ${i.error}` : i.detail}`),
