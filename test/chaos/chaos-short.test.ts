@@ -47,4 +47,4 @@ it("loses nothing accepted while workers, Redis, the broker connection and the r
   }
   expect(result.drained.drained, report).toBe(true);
   expect(result.badSignatures, report).toBe(0);
-}, 150_000);
+}, 300_000);

@@ -15,11 +15,17 @@ export function windowsOf(moments: readonly number[], gapMs = 1000): [number, nu
   return out;
 }
 
-/** `12.3–15.1 s (2.8 s)` per window, relative to `t0`. */
-export function formatWindows(windows: readonly [number, number][], t0: number): string {
-  if (windows.length === 0) return "none";
+/**
+ * `12.3–15.1 s (2.8 s)` per window of at least `minMs`, relative to `t0`; shorter ones (a slow write, a
+ * single refused try) are only counted.
+ */
+export function formatWindows(windows: readonly [number, number][], t0: number, minMs = 500): string {
   const s = (ms: number): string => ((ms - t0) / 1000).toFixed(1);
-  return windows.map(([a, b]) => `${s(a)}–${s(b)} s (${((b - a) / 1000).toFixed(1)} s)`).join(", ");
+  const long = windows.filter(([a, b]) => b - a >= minMs);
+  const parts = long.map(([a, b]) => `${s(a)}–${s(b)} s (${((b - a) / 1000).toFixed(1)} s)`);
+  const short = windows.length - long.length;
+  if (short > 0) parts.push(`${short} shorter than ${minMs / 1000} s`);
+  return parts.join(", ") || "none";
 }
 
 /** A write every `everyMs`; `failures` holds the moments a write failed or took over 500 ms. */
