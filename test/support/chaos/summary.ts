@@ -19,7 +19,7 @@ export function summarize(result: ChaosResult): string {
   out.push("senders (a refused try is retried with the same id, as providers do):", ...refusals(result));
   out.push("unavailable (seconds from the first fault):");
   out.push(
-    `  Redis, to a probe writing every 100 ms: ${formatWindows(windowsOf(result.redisFailures), result.faultsStartedAt)}`,
+    `  Redis (${result.redisSizes} once drained), to a probe writing every 100 ms: ${formatWindows(windowsOf(result.redisFailures), result.faultsStartedAt)}`,
   );
   for (const [name, s] of result.senders)
     out.push(`  ${name} refused: ${formatWindows(windowsOf(s.refusedAt), result.faultsStartedAt)}`);
