@@ -8,10 +8,11 @@ import { join } from "node:path";
 import { Queue } from "bullmq";
 import type { RedisClient } from "../../src/store/redis-client.ts";
 import type { Config } from "../../src/config/schema.ts";
-import { freePort, reachable } from "../../src/runtime/dev-redis.ts";
 import type { Receiver } from "../support/receiver.ts";
 import type { TestGateway } from "../support/test-gateway.ts";
 import { admin } from "./admin-fixtures.ts";
+
+export { PersistentRedis } from "../support/persistent-redis.ts";
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -153,53 +154,6 @@ export async function waitForWorkers(queue: Queue, n: number, timeoutMs: number)
     if (Date.now() > deadline)
       throw new Error(`fewer than ${n} workers on ${queue.name} after ${timeoutMs} ms`);
     await sleep(100);
-  }
-}
-
-/**
- * A redis-server with an fsync-always AOF in its own temp dir, which a test can SIGKILL and start
- * again on the same port and dir (the AOF reloads: nothing acknowledged is lost).
- */
-export class PersistentRedis {
-  private child: ChildProcess | undefined;
-  private readonly dir = mkdtempSync(join(tmpdir(), "sy-aof-redis-"));
-
-  private constructor(readonly port: number) {}
-
-  get url(): string {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  static async start(): Promise<PersistentRedis> {
-    const redis = new PersistentRedis(await freePort());
-    await redis.spawn();
-    return redis;
-  }
-
-  private async spawn(): Promise<void> {
-    const args = ["--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.dir, "--save", ""];
-    args.push("--appendonly", "yes", "--appendfsync", "always");
-    this.child = spawn("redis-server", args, { stdio: "ignore" });
-    for (let i = 0; i < 200 && !(await reachable(this.url, 200)); i++) await sleep(10);
-    if (!(await reachable(this.url))) throw new Error(`redis-server did not start on port ${this.port}`);
-  }
-
-  /** SIGKILL: no shutdown, no final fsync beyond what `appendfsync always` already did. */
-  async kill(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill("SIGKILL");
-    await exited;
-  }
-
-  restart(): Promise<void> {
-    return this.spawn();
-  }
-
-  async stop(): Promise<void> {
-    await this.kill();
-    rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

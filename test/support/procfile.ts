@@ -6,7 +6,9 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT } from "./built-dist.ts";
+import { ROOT, buildOnce } from "./built-dist.ts";
+
+export { ROOT };
 
 /** The Procfile's command for `role`. */
 export function procfileCommand(role: string): string {
@@ -120,4 +122,20 @@ export function tempConfig(lines: readonly string[]): { file: string; remove(): 
   const file = join(dir, "switchyard.yaml");
   writeFileSync(file, lines.join("\n"));
   return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Does any of `commands` run compiled output (a path under dist/)? */
+export function runsCompiledOutput(commands: Iterable<string>): boolean {
+  for (const command of commands) if (/(^|[\s/"'])dist\//.test(command)) return true;
+  return false;
+}
+
+/**
+ * Build once (shared with every other test file) when the Procfile's `roles` run compiled output, so a
+ * compiled deploy is tested on fresh code and a tsx one as it is; returns what was done, for a log.
+ */
+export async function buildIfNeeded(roles: readonly string[]): Promise<"built" | "not needed"> {
+  if (!runsCompiledOutput(roles.map(procfileCommand))) return "not needed";
+  await buildOnce();
+  return "built";
 }
