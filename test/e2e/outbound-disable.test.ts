@@ -50,9 +50,10 @@ it("disables an endpoint failing without a success for longer than disable_after
   expect(disabled.disabled_reason).toMatch(/^failing without a success since /);
   const since = Date.parse(String(disabled.failing_since));
   expect(Date.parse(String(disabled.disabled_at)) - since).toBeGreaterThanOrEqual(600);
-  // Failing since the first failed attempt, not since some later one.
-  expect(Math.abs(since - rx.requests[0]!.receivedAt)).toBeLessThan(500);
-  expect(rx.requests.length).toBeGreaterThanOrEqual(3);
+  // Failing since the first failed attempt (recorded before its retry went out), not a later one.
+  expect(rx.requests.length).toBeGreaterThanOrEqual(2);
+  expect(since).toBeGreaterThanOrEqual(rx.requests[0]!.receivedAt);
+  expect(since).toBeLessThanOrEqual(rx.requests[1]!.receivedAt);
   expect(await metricValue(gw, "switchyard_outbound_endpoints_disabled_total", { tenant: "-" })).toBe(1);
 
   // The delivery ends dead on the disabled endpoint, and nothing more is sent to it.

@@ -17,8 +17,8 @@ afterEach(async () => {
 });
 
 const FAST_ENDPOINTS = 50;
-const EVENTS_PER_ROUND = 8;
-const PACE_MS = 300;
+const EVENTS_PER_ROUND = 12;
+const PACE_MS = 600;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function p99(values: readonly number[]): number {
