@@ -3,26 +3,22 @@
 // nothing more is sent); failures broken up by a success do not add up; and a 410 that answers an
 // attempt made before the endpoint's config changed disables nothing (the compare-and-set on the
 // version the attempt read), the endpoint delivering at its new URL after it.
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { admin } from "../integration/admin-fixtures.ts";
 import { metricValue } from "../support/hooks.ts";
-import { createEndpoint, deliveriesOf, endpointView, outboundConfig, publish } from "../support/outbound.ts";
-import { type Receiver, type Reply, startReceiver } from "../support/receiver.ts";
-import { type TestGateway, eventually, startTestGateway } from "../support/test-gateway.ts";
+import {
+  createEndpoint,
+  endpointView,
+  gateway,
+  outboundConfig,
+  publish,
+  receiver,
+  useOutboundTeardown,
+  waitForDelivery,
+} from "../support/outbound.ts";
+import { eventually } from "../support/test-gateway.ts";
 
-let gw: TestGateway | undefined;
-const receivers: Receiver[] = [];
-afterEach(async () => {
-  await gw?.stop();
-  gw = undefined;
-  for (const r of receivers.splice(0)) await r.close();
-});
-
-async function receiver(opts: { script?: Reply[]; fallback?: Reply }): Promise<Receiver> {
-  const rx = await startReceiver(opts);
-  receivers.push(rx);
-  return rx;
-}
+useOutboundTeardown();
 
 /** Fast retries with room for many attempts, and a breaker that stays out of the way. */
 const manyRetries = {
@@ -31,17 +27,15 @@ const manyRetries = {
   breaker: { failures: 10_000 },
 };
 
-const stateOf = async (eventId: string, endpointId: string) => (await deliveriesOf(gw!, eventId))[endpointId];
-
 it("disables an endpoint failing without a success for longer than disable_after_ms, saying why", async () => {
   const rx = await receiver({ fallback: 500 });
-  gw = await startTestGateway(outboundConfig({ ...manyRetries, disable_after_ms: 600 }));
+  const gw = await gateway(outboundConfig({ ...manyRetries, disable_after_ms: 600 }));
   const ep = await createEndpoint(gw, { url: `${rx.url}/hook`, event_types: ["*"] });
   await publish(gw, { id: "fail-1", type: "order.paid", payload: {} });
 
   const disabled = await eventually(
     async () => {
-      const view = await endpointView(gw!, ep.id);
+      const view = await endpointView(gw, ep.id);
       return view.disabled === true ? view : undefined;
     },
     10_000,
@@ -57,14 +51,7 @@ it("disables an endpoint failing without a success for longer than disable_after
   expect(await metricValue(gw, "switchyard_outbound_endpoints_disabled_total", { tenant: "-" })).toBe(1);
 
   // The delivery ends dead on the disabled endpoint, and nothing more is sent to it.
-  const dead = await eventually(
-    async () => {
-      const row = await stateOf("fail-1", ep.id);
-      return row?.state === "dead" ? row : undefined;
-    },
-    5_000,
-    "the delivery to end dead",
-  );
+  const dead = await waitForDelivery(gw, "fail-1", ep.id, "dead", 5_000);
   expect(dead.last_error).toMatch(/endpoint is disabled: failing without a success/);
   const sent = rx.requests.length;
   await new Promise((r) => setTimeout(r, 400));
@@ -73,10 +60,10 @@ it("disables an endpoint failing without a success for longer than disable_after
 
 it("does not add up failures a success came between", async () => {
   const rx = await receiver({ script: [500, 500, 200], fallback: 200 });
-  gw = await startTestGateway(outboundConfig({ ...manyRetries, disable_after_ms: 800 }));
+  const gw = await gateway(outboundConfig({ ...manyRetries, disable_after_ms: 800 }));
   const ep = await createEndpoint(gw, { url: `${rx.url}/hook`, event_types: ["*"] });
   await publish(gw, { id: "flaky-1", type: "order.paid", payload: {} });
-  await eventually(async () => (await stateOf("flaky-1", ep.id))?.state === "delivered", 10_000, "flaky-1");
+  await waitForDelivery(gw, "flaky-1", ep.id, "delivered");
   const firstFailure = rx.requests[0]!.receivedAt;
   expect((await endpointView(gw, ep.id)).failing_since).toBeUndefined();
 
@@ -84,7 +71,7 @@ it("does not add up failures a success came between", async () => {
   await new Promise((r) => setTimeout(r, Math.max(0, firstFailure + 1000 - Date.now())));
   rx.script(500, 500, 200);
   await publish(gw, { id: "flaky-2", type: "order.paid", payload: {} });
-  await eventually(async () => (await stateOf("flaky-2", ep.id))?.state === "delivered", 10_000, "flaky-2");
+  await waitForDelivery(gw, "flaky-2", ep.id, "delivered");
   expect(rx.requests).toHaveLength(6);
   expect(await endpointView(gw, ep.id)).toMatchObject({ disabled: false });
 }, 30_000);
@@ -94,7 +81,7 @@ it("a 410 to an attempt made before the endpoint's URL changed disables nothing"
   const gone = new Promise<void>((resolve) => (answerGone = resolve));
   const old = await receiver({ script: [{ status: 410, after: gone }], fallback: 200 });
   const moved = await receiver({ fallback: 200 });
-  gw = await startTestGateway(outboundConfig({ timeout_ms: 5000 }));
+  const gw = await gateway(outboundConfig({ timeout_ms: 5000 }));
   const ep = await createEndpoint(gw, { url: `${old.url}/hook`, event_types: ["*"] });
   await publish(gw, { id: "move-1", type: "order.paid", payload: {} });
   await old.waitForRequests(1, 10_000); // the attempt has read the endpoint at version 1
@@ -103,14 +90,7 @@ it("a 410 to an attempt made before the endpoint's URL changed disables nothing"
   expect(patched.status).toBe(200);
   expect(patched.json.version).toBe(2);
   answerGone();
-  const dead = await eventually(
-    async () => {
-      const row = await stateOf("move-1", ep.id);
-      return row?.state === "dead" ? row : undefined;
-    },
-    10_000,
-    "the 410 delivery to end dead",
-  );
+  const dead = await waitForDelivery(gw, "move-1", ep.id, "dead", 10_000);
   expect(dead).toMatchObject({ last_status_code: 410, attempts: 1 });
   expect(await endpointView(gw, ep.id)).toMatchObject({ disabled: false, version: 2 });
   expect(await metricValue(gw, "switchyard_outbound_endpoints_disabled_total", { tenant: "-" })).toBe(0);

@@ -3,21 +3,21 @@
 // each, and no sliding one-second window of arrivals holds more than the limit plus the burst of 2 —
 // also when the first sends are slow to connect and arrive bunched up with the ones after them.
 import type { LookupAddress } from "node:dns";
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { OUTBOUND_QUEUE } from "../../src/queue/delivery-job.ts";
-import { createEndpoint, outboundConfig, publish } from "../support/outbound.ts";
-import { type Receiver, startReceiver } from "../support/receiver.ts";
-import { type TestGateway, startTestGateway } from "../support/test-gateway.ts";
-import { killWorkerProcesses, startWorkerProcess, waitForWorkers } from "../support/worker-process.ts";
+import {
+  createEndpoint,
+  gateway,
+  outboundConfig,
+  publish,
+  receiver,
+  useOutboundTeardown,
+} from "../support/outbound.ts";
+import type { Receiver } from "../support/receiver.ts";
+import type { TestGateway } from "../support/test-gateway.ts";
+import { startWorkerProcess, waitForWorkers } from "../support/worker-process.ts";
 
-let api: TestGateway | undefined;
-let rx: Receiver | undefined;
-afterEach(async () => {
-  await killWorkerProcesses();
-  await api?.stop();
-  api = undefined;
-  await rx?.close();
-});
+useOutboundTeardown();
 
 /** The most arrival times in any half-open window [t, t + 1000 ms). */
 function busiestSecond(times: readonly number[]): number {
@@ -31,13 +31,13 @@ function busiestSecond(times: readonly number[]): number {
 }
 
 /** Publish events `<prefix>-0..19` to the one endpoint, wait for all 20; the busiest second of arrivals. */
-async function twentyEvents(gw: TestGateway, prefix: string): Promise<number> {
+async function twentyEvents(gw: TestGateway, rx: Receiver, prefix: string): Promise<number> {
   const ids = Array.from({ length: 20 }, (_, i) => `${prefix}-${i}`);
   const answers = await Promise.all(ids.map((id) => publish(gw, { id, type: "tick.tock", payload: { id } })));
   expect(answers.map((a) => a.results.map((r) => r.status))).toEqual(ids.map(() => ["created"]));
-  const arrived = await rx!.waitForRequests(20, 30_000);
+  const arrived = await rx.waitForRequests(20, 30_000);
   await new Promise((r) => setTimeout(r, 500)); // room for a duplicate to show
-  expect(rx!.requests).toHaveLength(20);
+  expect(rx.requests).toHaveLength(20);
   expect(new Set(arrived.map((r) => r.headers["webhook-id"]))).toEqual(new Set(ids));
   const most = busiestSecond(arrived.map((r) => r.receivedAt));
   console.log(`${prefix}: busiest one-second window ${most} of 20 arrivals (limit 5/s + burst 2)`);
@@ -45,14 +45,14 @@ async function twentyEvents(gw: TestGateway, prefix: string): Promise<number> {
 }
 
 it("spaces 20 events to a 5/s endpoint over two worker processes: all arrive, at most 7 in any second", async () => {
-  rx = await startReceiver();
+  const rx = await receiver();
   const config = outboundConfig({ timeout_ms: 5000 });
-  api = await startTestGateway(config, { roles: ["api"] });
+  const api = await gateway(config, { roles: ["api"] });
   await createEndpoint(api, { url: `${rx.url}/hook`, event_types: ["tick.*"], rate_limit_per_s: 5 });
   const workers = [0, 1].map(() => startWorkerProcess(config, { roles: "dispatch", logLevel: "info" }));
   await waitForWorkers(api, OUTBOUND_QUEUE, 2);
 
-  expect(await twentyEvents(api, "two-workers")).toBeLessThanOrEqual(7);
+  expect(await twentyEvents(api, rx, "two-workers")).toBeLessThanOrEqual(7);
   // Both processes delivered: the limit was shared, not one process's own.
   const deliveredBy = workers.map((w) => w.lines().filter((l) => l.msg === "delivered").length);
   expect(deliveredBy.every((n) => n > 0)).toBe(true);
@@ -64,16 +64,16 @@ it("spaces 20 events to a 5/s endpoint over two worker processes: all arrive, at
 // (here: a host name that takes 180 ms to resolve), arrived together with the next ones, and the
 // receiver counted 8 in one second.
 it("slow first connections do not bunch a 5/s endpoint's arrivals past 7 in one second", async () => {
-  rx = await startReceiver();
+  const rx = await receiver();
   const slowResolver = async (): Promise<LookupAddress[]> => {
     await new Promise((r) => setTimeout(r, 180));
     return [{ address: "127.0.0.1", family: 4 }];
   };
-  api = await startTestGateway(outboundConfig({ timeout_ms: 5000 }), { outboundLookup: slowResolver });
-  await createEndpoint(api, {
+  const gw = await gateway(outboundConfig({ timeout_ms: 5000 }), { outboundLookup: slowResolver });
+  await createEndpoint(gw, {
     url: `http://slow-dns.test:${rx.port}/hook`,
     event_types: ["tick.*"],
     rate_limit_per_s: 5,
   });
-  expect(await twentyEvents(api, "slow-connect")).toBeLessThanOrEqual(7);
+  expect(await twentyEvents(gw, rx, "slow-connect")).toBeLessThanOrEqual(7);
 }, 60_000);

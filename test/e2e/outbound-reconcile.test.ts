@@ -15,16 +15,19 @@ import { EndpointStore } from "../../src/store/endpoint-store.ts";
 import { EventStore, endpointDeliveryId } from "../../src/store/event-store.ts";
 import type { Config } from "../../src/config/schema.ts";
 import { metricValue } from "../support/hooks.ts";
-import { createEndpoint, deliveriesOf, outboundConfig } from "../support/outbound.ts";
-import { type Receiver, startReceiver } from "../support/receiver.ts";
-import { type TestGateway, eventually, scratchRedis, startTestGateway } from "../support/test-gateway.ts";
+import {
+  createEndpoint,
+  deliveriesOf,
+  gateway,
+  outboundConfig,
+  receiver,
+  useOutboundTeardown,
+} from "../support/outbound.ts";
+import { eventually, scratchRedis } from "../support/test-gateway.ts";
 
-const gateways: TestGateway[] = [];
-const receivers: Receiver[] = [];
+useOutboundTeardown();
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const gw of gateways.splice(0).reverse()) await gw.stop();
-  for (const r of receivers.splice(0)) await r.close();
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
@@ -74,12 +77,10 @@ const statuses = (answer: { results: readonly { endpoint_id: string; status: str
   Object.fromEntries(answer.results.map((r) => [r.endpoint_id, r.status]));
 
 it("leaves the others created when one endpoint's enqueue fails, and reconcile delivers that one", async () => {
-  const rxs = [await startReceiver(), await startReceiver(), await startReceiver()];
-  receivers.push(...rxs);
+  const rxs = [await receiver(), await receiver(), await receiver()];
   // The default stale horizon (60 s): only the enqueue-failed mark can make the row due this soon.
   const config = outboundConfig({ timeout_ms: 2000 });
-  const api = await startTestGateway(config, { roles: ["api"] });
-  gateways.push(api);
+  const api = await gateway(config, { roles: ["api"] });
   const [a, b, c] = await Promise.all(
     rxs.map((rx) => createEndpoint(api, { url: `${rx.url}/hook`, event_types: ["order.*"] })),
   );
@@ -100,11 +101,7 @@ it("leaves the others created when one endpoint's enqueue fails, and reconcile d
   expect(await p.outbound.getJobState(idOf(b!))).toBe("unknown");
 
   // Workers and a fast recovery tick: the two jobs run, and reconcile adds the third.
-  const worker = await startTestGateway(config, {
-    roles: ["dispatch", "recovery"],
-    recovery: { intervalMs: 200 },
-  });
-  gateways.push(worker);
+  const worker = await gateway(config, { roles: ["dispatch", "recovery"], recovery: { intervalMs: 200 } });
   await eventually(
     async () => Object.values(await deliveriesOf(api, "order-7-paid")).every((r) => r.state === "delivered"),
     15_000,
@@ -121,11 +118,9 @@ it("leaves the others created when one endpoint's enqueue fails, and reconcile d
 }, 40_000);
 
 it("takes an enqueue_failed row back on re-publish by compare-and-set: one of eight concurrent re-publishers enqueues it", async () => {
-  const rxs = [await startReceiver(), await startReceiver()];
-  receivers.push(...rxs);
+  const rxs = [await receiver(), await receiver()];
   const config = outboundConfig();
-  const api = await startTestGateway(config, { roles: ["api"] });
-  gateways.push(api);
+  const api = await gateway(config, { roles: ["api"] });
   const [ok, failed] = await Promise.all(
     rxs.map((rx) => createEndpoint(api, { url: `${rx.url}/hook`, event_types: ["order.*"] })),
   );
@@ -154,8 +149,7 @@ it("takes an enqueue_failed row back on re-publish by compare-and-set: one of ei
 
   // A re-publish after that is a duplicate everywhere, and the job delivers once.
   expect(Object.values(statuses(await p.publish(event, counting)))).toEqual(["duplicate", "duplicate"]);
-  const worker = await startTestGateway(config, { roles: ["dispatch"] });
-  gateways.push(worker);
+  await gateway(config, { roles: ["dispatch"] });
   await Promise.all(rxs.map((rx) => rx.waitForRequests(1, 10_000)));
   await new Promise((r) => setTimeout(r, 300));
   for (const rx of rxs) expect(rx.requests).toHaveLength(1);

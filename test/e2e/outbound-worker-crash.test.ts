@@ -5,24 +5,24 @@
 // frozen (SIGSTOP) past its lease and comes back to record its attempt's outcome, whose write is
 // refused, counted in switchyard_outbound_fenced_writes_total and logged, leaving the row to the new
 // holder.
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { EndpointId } from "../../src/domain/ids.ts";
 import { OUTBOUND_QUEUE } from "../../src/queue/delivery-job.ts";
 import { DeliveryStore, ledgerOptions, parseRow } from "../../src/store/delivery-store.ts";
 import { endpointDeliveryId } from "../../src/store/event-store.ts";
-import { createEndpoint, outboundConfig, publish } from "../support/outbound.ts";
-import { type Receiver, type Reply, startReceiver } from "../support/receiver.ts";
-import { type TestGateway, eventually, startTestGateway } from "../support/test-gateway.ts";
-import { killWorkerProcesses, startWorkerProcess, waitForWorkers } from "../support/worker-process.ts";
+import {
+  createEndpoint,
+  gateway,
+  outboundConfig,
+  publish,
+  receiver,
+  useOutboundTeardown,
+} from "../support/outbound.ts";
+import type { Reply } from "../support/receiver.ts";
+import { eventually } from "../support/test-gateway.ts";
+import { startWorkerProcess, waitForWorkers } from "../support/worker-process.ts";
 
-let api: TestGateway | undefined;
-let rx: Receiver | undefined;
-afterEach(async () => {
-  await killWorkerProcesses();
-  await api?.stop();
-  api = undefined;
-  await rx?.close();
-});
+useOutboundTeardown();
 
 /** A reply held until the test opens it. */
 function held(): { reply: Reply; open: () => void } {
@@ -32,25 +32,42 @@ function held(): { reply: Reply; open: () => void } {
 }
 
 /**
- * An api-only gateway here, one endpoint on a receiver that never answers the first request and
- * answers the second with `second`, and the row's handles.
+ * An api-only gateway here, one endpoint on a receiver that never answers the first request and holds
+ * its answer to the second until `answerSecond`, and the row's handles.
  */
-async function setup(timeoutMs: number, second: Reply) {
-  rx = await startReceiver({ script: ["hang", second], fallback: 200 });
+async function setup(timeoutMs: number) {
+  const second = held();
+  const rx = await receiver({ script: ["hang", second.reply], fallback: 200 });
   const config = outboundConfig({ timeout_ms: timeoutMs }, { dispatch: { lock_ms: 2000 } });
-  const gw = await startTestGateway(config, { roles: ["api"] });
-  api = gw;
+  const gw = await gateway(config, { roles: ["api"] });
   const ep = await createEndpoint(gw, { url: `${rx.url}/hook`, event_types: ["order.*"] });
   const eventId = `order-${Math.random().toString(36).slice(2, 10)}`;
   const id = endpointDeliveryId(eventId, ep.id as EndpointId);
   const key = gw.gateway.keys.delivery(id);
+  const row = async () => parseRow(id, await gw.redis.hgetall(key));
   return {
+    rx,
     config,
     gw,
     eventId,
     id,
     key,
-    row: async () => parseRow(id, await gw.redis.hgetall(key)),
+    row,
+    /** Let the second worker's request be answered: it records the delivery, under its own token. */
+    answerSecond: async () => {
+      second.open();
+      const delivered = await eventually(
+        async () => {
+          const r = await row();
+          return r?.state === "delivered" ? r : undefined;
+        },
+        10_000,
+        "the second worker to record its delivery",
+      );
+      expect(delivered).toMatchObject({ attempts: 2, fence: 2 });
+      expect(delivered.lastError).toBeUndefined();
+      expect(rx.requests).toHaveLength(2);
+    },
     publish: () => publish(gw, { id: eventId, type: "order.paid", payload: { order: 1 } }),
     ref: {
       id,
@@ -63,20 +80,19 @@ async function setup(timeoutMs: number, second: Reply) {
 }
 
 it("a worker SIGKILLed while sending: another worker process delivers after the lease, the old token is refused", async () => {
-  const second = held();
-  const s = await setup(20_000, second.reply);
+  const s = await setup(20_000);
   const first = startWorkerProcess(s.config);
   await waitForWorkers(s.gw, OUTBOUND_QUEUE, 1);
   await s.publish();
-  await rx!.waitForRequests(1, 20_000); // the first worker is mid-send: the receiver holds the request
+  await s.rx.waitForRequests(1, 20_000); // the first worker is mid-send: the receiver holds the request
   expect(await s.row()).toMatchObject({ state: "sending", attempts: 1, fence: 1 });
 
   first.child.kill("SIGKILL");
   await first.exited;
   const leaseUntil = (await s.row())!.leaseUntil!;
   startWorkerProcess(s.config);
-  await rx!.waitForRequests(2, 25_000); // the second worker is sending; its answer is held
-  const [, retry] = rx!.requests;
+  await s.rx.waitForRequests(2, 25_000); // the second worker is sending; its answer is held
+  const [, retry] = s.rx.requests;
   expect(retry!.receivedAt).toBeGreaterThanOrEqual(leaseUntil); // not taken while the lease was live
   expect(retry!.headers["webhook-id"]).toBe(s.eventId);
   expect(await s.row()).toMatchObject({ state: "sending", attempts: 2, fence: 2 });
@@ -102,24 +118,12 @@ it("a worker SIGKILLed while sending: another worker process delivers after the 
   expect(writes).toEqual([false, false, false, false, false]);
   expect(await s.gw.redis.hgetall(s.key)).toEqual(before);
 
-  second.open();
-  const delivered = await eventually(
-    async () => {
-      const row = await s.row();
-      return row?.state === "delivered" ? row : undefined;
-    },
-    10_000,
-    "the second worker to record its delivery",
-  );
-  expect(delivered).toMatchObject({ attempts: 2, fence: 2 });
-  expect(delivered.lastError).toBeUndefined();
-  expect(rx!.requests).toHaveLength(2);
+  await s.answerSecond();
 }, 60_000);
 
 it("a worker frozen past its lease comes back: its outcome is refused, counted and logged", async () => {
   // The frozen worker's attempt ends by its 5 s timeout once it runs again, and it records that.
-  const second = held();
-  const s = await setup(5000, second.reply);
+  const s = await setup(5000);
   const frozen = startWorkerProcess(s.config, { roles: "api,dispatch", logLevel: "info" });
   await waitForWorkers(s.gw, OUTBOUND_QUEUE, 1);
   const listening = await eventually(
@@ -128,12 +132,12 @@ it("a worker frozen past its lease comes back: its outcome is refused, counted a
     "the frozen-to-be worker's API to listen",
   );
   await s.publish();
-  await rx!.waitForRequests(1, 20_000);
+  await s.rx.waitForRequests(1, 20_000);
   expect(await s.row()).toMatchObject({ state: "sending", fence: 1 });
 
   frozen.child.kill("SIGSTOP");
   startWorkerProcess(s.config, { roles: "dispatch" });
-  await rx!.waitForRequests(2, 25_000); // the second worker has claimed the row and is sending
+  await s.rx.waitForRequests(2, 25_000); // the second worker has claimed the row and is sending
   expect(await s.row()).toMatchObject({ state: "sending", attempts: 2, fence: 2 });
   const taken = await s.gw.redis.hgetall(s.key);
 
@@ -148,16 +152,5 @@ it("a worker frozen past its lease comes back: its outcome is refused, counted a
   expect(metrics).toMatch(/^switchyard_outbound_fenced_writes_total 1$/m);
   expect(await s.gw.redis.hgetall(s.key)).toEqual(taken);
 
-  second.open();
-  const delivered = await eventually(
-    async () => {
-      const row = await s.row();
-      return row?.state === "delivered" ? row : undefined;
-    },
-    10_000,
-    "the second worker to record its delivery",
-  );
-  expect(delivered).toMatchObject({ attempts: 2, fence: 2 });
-  expect(delivered.lastError).toBeUndefined();
-  expect(rx!.requests).toHaveLength(2);
+  await s.answerSecond();
 }, 90_000);

@@ -1,9 +1,39 @@
 // What the outbound fanout tests share: a gateway config with the SSRF guard off (their receivers
-// listen on loopback), endpoints made and events published through the admin API, and the rows an
-// event fanned out to, by endpoint.
+// listen on loopback), gateways, receivers and worker processes torn down after each test, endpoints
+// made and events published through the admin API, and the rows an event fanned out to, by endpoint.
+import { afterEach } from "vitest";
 import type { Config } from "../../src/config/schema.ts";
+import type { GatewayOptions } from "../../src/runtime/gateway.ts";
 import { admin } from "../integration/admin-fixtures.ts";
-import { type TestGateway, testConfig } from "./test-gateway.ts";
+import { type Receiver, type Reply, startReceiver } from "./receiver.ts";
+import { type TestGateway, eventually, startTestGateway, testConfig } from "./test-gateway.ts";
+import { killWorkerProcesses } from "./worker-process.ts";
+
+const gateways: TestGateway[] = [];
+const receivers: Receiver[] = [];
+
+/** Register the `afterEach` that stops what `gateway`, `receiver` and startWorkerProcess started. */
+export function useOutboundTeardown(): void {
+  afterEach(async () => {
+    await killWorkerProcesses();
+    for (const gw of gateways.splice(0).reverse()) await gw.stop();
+    for (const rx of receivers.splice(0)) await rx.close();
+  });
+}
+
+/** A test gateway, stopped (its keys removed) after the test. */
+export async function gateway(config: Config, opts?: GatewayOptions): Promise<TestGateway> {
+  const gw = await startTestGateway(config, opts);
+  gateways.push(gw);
+  return gw;
+}
+
+/** A receiver, closed after the test. */
+export async function receiver(opts: { script?: Reply[]; fallback?: Reply } = {}): Promise<Receiver> {
+  const rx = await startReceiver(opts);
+  receivers.push(rx);
+  return rx;
+}
 
 /** A test config for outbound work: `outbound` merged over the SSRF guard off, plus `extra` top-level keys. */
 export function outboundConfig(
@@ -62,6 +92,24 @@ export async function deliveriesOf(gw: TestGateway, eventId: string): Promise<Re
   const res = await admin(gw, "GET", `/v1/events/${eventId}/deliveries`);
   if (res.status !== 200) throw new Error(`no deliveries of ${eventId}: ${res.status}`);
   return Object.fromEntries((res.json.data as DeliveryView[]).map((r) => [r.endpoint_id, r]));
+}
+
+/** Wait until the event's row to `endpointId` is in `state`; that row. */
+export function waitForDelivery(
+  gw: TestGateway,
+  eventId: string,
+  endpointId: string,
+  state: string,
+  timeoutMs = 10_000,
+): Promise<DeliveryView> {
+  return eventually(
+    async () => {
+      const row = (await deliveriesOf(gw, eventId))[endpointId];
+      return row?.state === state ? row : undefined;
+    },
+    timeoutMs,
+    `${eventId} → ${endpointId} to be ${state}`,
+  );
 }
 
 /** GET /v1/endpoints/:id, as the API shows it (no secret). */
