@@ -15,19 +15,22 @@ export interface Result {
   readonly note: string;
 }
 
+/** Ratio of the medians of `a` and `b`, and the per-round ratios (same round, so same noise) to show the spread. */
+export function ratioText(a: readonly number[], b: readonly number[]): string {
+  const rounds = a.map((v, i) => (100 * v) / (b[i] ?? NaN));
+  return `${((100 * median(a)) / median(b)).toFixed(1)}% (per round ${rounds.map((v) => v.toFixed(0)).join("/")})`;
+}
+
 /** Print the table and the summary lines of every comparison whose contenders all ran. */
 export function printReport(
   rows: readonly Record<string, string | number>[],
   results: ReadonlyMap<string, readonly Result[]>,
 ): void {
   type Figure = "rate" | "steady" | "cpuUs" | "redisUs";
-  const med = (name: string, f: Figure): number => median((results.get(name) ?? []).map((r) => r[f]));
+  const of = (name: string, f: Figure): number[] => (results.get(name) ?? []).map((r) => r[f]);
+  const med = (name: string, f: Figure): number => median(of(name, f));
   const fmt = (name: string, f: Figure = "rate"): string => String(Math.round(med(name, f)));
-  /** Ratio of the medians, and the per-round ratios (same round, so same noise) to show the spread. */
-  function ratio(a: string, b: string, f: Figure = "rate"): string {
-    const rounds = (results.get(a) ?? []).map((r, i) => (100 * r[f]) / (results.get(b)?.[i]?.[f] ?? NaN));
-    return `${((100 * med(a, f)) / med(b, f)).toFixed(1)}% (per round ${rounds.map((v) => v.toFixed(0)).join("/")})`;
-  }
+  const ratio = (a: string, b: string, f: Figure = "rate"): string => ratioText(of(a, f), of(b, f));
   console.log(`\n${table(rows)}\n`);
   const ran = (...names: string[]): boolean => names.every((n) => (results.get(n)?.length ?? 0) > 0);
   const cpu = (a: string, b: string): string =>

@@ -18,12 +18,11 @@
 // BENCH_AMQP_DURABLE (1: durable queue), BENCH_ONLY (comma-separated parts of contender names, to profile
 // one), BENCH_NODE_ARGS (node flags for the delivering children only: the Switchyard dispatch processes and
 // the baselines, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
-import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { ROUTING_KEY, lookalikeMessage, openBroker } from "./deliver-amqp.ts";
 import type { AmqplibBaseline, BullmqBaseline } from "./deliver-baseline.ts";
-import { cpuSinceStart, sendStart } from "./deliver-control.ts";
 import { ingest, startReceiver } from "./deliver-load.ts";
+import { type Arrivals, type Usage, addBaselineJobs, measure, startDeliverer } from "./deliver-measure.ts";
 import { type Result, printReport } from "./deliver-report.ts";
 import { deleteKeys, startTarget, type Target } from "./support.ts";
 
@@ -37,8 +36,6 @@ const DURABLE = process.env.BENCH_AMQP_DURABLE !== "0";
 /** Arrivals that count as warm-up for the "steady" figure. */
 const WARM = Math.round(N / 5);
 const TIMEOUT_MS = Math.max(60_000, N * 25);
-const CONTENDER_NODE_ARGS = process.env.BENCH_NODE_ARGS;
-delete process.env.BENCH_NODE_ARGS; // startTarget reads it: set only while spawning a delivering child
 
 const body = Buffer.from(JSON.stringify({ type: "invoice.paid", data: { pad: "" } }));
 const BODY = JSON.stringify({ type: "invoice.paid", data: { pad: "x".repeat(1024 - body.length) } });
@@ -52,16 +49,6 @@ interface RoundPrefixes {
   readonly sy: string;
   readonly base: string;
   readonly e2e: string;
-}
-
-/** Spawn a child that delivers: the only ones BENCH_NODE_ARGS (profiling) applies to. */
-function startDeliverer(script: string, args: string[]): Promise<Target> {
-  if (CONTENDER_NODE_ARGS) process.env.BENCH_NODE_ARGS = CONTENDER_NODE_ARGS;
-  try {
-    return startTarget(script, args); // spawns synchronously, before its first await
-  } finally {
-    delete process.env.BENCH_NODE_ARGS;
-  }
 }
 
 const receiver = await startReceiver();
@@ -90,25 +77,6 @@ function configJson(prefix: string, sinkNames: readonly string[]): string {
   });
 }
 
-/** Arrival times (ms since the epoch) of the WARM-th and the N-th delivery of a contender. */
-type Arrivals = () => Promise<[number, number]>;
-
-/** CPU time redis-server has used (µs). Redis is shared with whatever else runs here: indicative only. */
-async function redisCpuUs(): Promise<number> {
-  const info = await redis.info("cpu");
-  const field = (name: string): number => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? NaN);
-  return (field("used_cpu_user") + field("used_cpu_sys")) * 1e6;
-}
-
-/** What a contender used between its start and its N-th arrival. */
-interface Usage {
-  readonly startedAt: number;
-  readonly times: [number, number];
-  /** CPU µs of the delivering process, and of Redis. */
-  readonly cpuUs: number;
-  readonly redisUs: number;
-}
-
 function result({ startedAt, times: [warmAt, at], cpuUs, redisUs }: Usage, note: string): Result {
   const seconds = (at - startedAt) / 1000;
   return {
@@ -121,18 +89,9 @@ function result({ startedAt, times: [warmAt, at], cpuUs, redisUs }: Usage, note:
   };
 }
 
-/** Run `load` (if any) after `child` has started, until `arrived`; measure time and CPU. */
-async function measure(child: Target, arrived: Arrivals, load?: () => Promise<void>): Promise<Usage> {
-  const redis0 = await redisCpuUs();
-  const startedAt = await sendStart(child.port);
-  const [times] = await Promise.all([arrived(), load?.()]);
-  const cpuUs = await cpuSinceStart(child.port);
-  return { startedAt, times, cpuUs, redisUs: (await redisCpuUs()) - redis0 };
-}
-
 /** Start a delivering child and time it until `arrived` resolves; `extra` counts duplicates afterwards. */
 async function timeDrain(child: Target, arrived: Arrivals, extra: () => Promise<number>): Promise<Result> {
-  const usage = await measure(child, arrived);
+  const usage = await measure(redis, child, arrived);
   await child.stop();
   const dup = await extra();
   return result(usage, dup === 0 ? "" : `${dup} extra deliveries`);
@@ -182,6 +141,7 @@ const allContenders: Contender[] = [
       let firstPostAt = 0;
       // The dispatch process's CPU only; Redis's includes ingest's writes.
       const usage = await measure(
+        redis,
         dispatch,
         () => receiverArrivals(before),
         async () => {
@@ -255,16 +215,7 @@ async function fill({ sy, base }: RoundPrefixes): Promise<void> {
   const loaded = await ingest(api.port, N, BODY).finally(() => api.stop());
   if (loaded.ok !== N)
     throw new Error(`ingest accepted ${loaded.ok} of ${N} hooks (${loaded.non2xx} non-2xx)`);
-  if (!ROWS.has("http")) return;
-  const queue = new Queue("bench", { connection: redis, prefix: `{${base}}` });
-  const opts = { attempts: 25, removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: false };
-  for (let i = 0; i < N; i += 1000) {
-    const size = Math.min(1000, N - i);
-    await queue.addBulk(
-      Array.from({ length: size }, () => ({ name: "deliver", data: { body: BODY }, opts })),
-    );
-  }
-  await queue.close();
+  if (ROWS.has("http")) await addBaselineJobs(redis, base, N, BODY);
 }
 
 const rows: Record<string, string | number>[] = [];

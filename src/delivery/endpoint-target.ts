@@ -69,6 +69,16 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
   const policy: RetryConfig = { ...config.dispatch.retry, ...outbound.retry };
   // The endpoint each admitted job read, so prepare() does not read it again.
   const admitted = new Map<string, Endpoint>();
+  // Slots being given back: released as soon as an answer is in, while the runner records the
+  // outcome, rather than one round trip after it; settled() waits for the release.
+  const releasing = new Map<string, Promise<unknown>>();
+  const releaseSlot = (p: EndpointAttempt): void => {
+    const released = inflight
+      .release(p.endpoint.id, p.holder)
+      .catch(() => false) // the lease frees it anyway
+      .finally(() => releasing.delete(p.holder));
+    releasing.set(p.holder, released);
+  };
   const holder = (job: DeliveryJob): string => String(job.id);
 
   return {
@@ -77,10 +87,14 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
 
     admit: async (job): Promise<Admitted> => {
       const id = job.data.e;
-      const endpoint = id === undefined ? undefined : await endpoints.get(id);
+      if (id === undefined) return { pass: true, probe: false };
+      // The record and the breaker are read together: one wait before every attempt, not two.
+      const [endpoint, gate] = await Promise.all([endpoints.get(id), breaker.gate(id)]);
       // A deleted or disabled endpoint is admitted, so prepare() can end its delivery.
-      if (!endpoint || endpoint.disabled) return { pass: true, probe: false };
-      const gate = await breaker.gate(endpoint.id);
+      if (!endpoint || endpoint.disabled) {
+        if (gate.pass && gate.probe) await breaker.record(id, "ignored", true);
+        return { pass: true, probe: false };
+      }
       if (!gate.pass)
         return { pass: false, until: gate.parkUntil, why: `breaker open for endpoint ${endpoint.id}` };
       const leaseMs = config.dispatch.lock_ms + outbound.timeout_ms;
@@ -144,13 +158,17 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
         deps.inFlight,
       );
       const probe = admission.pass && admission.probe;
-      if (!wasCancelled(result)) await breaker.record(p.endpoint.id, breakerResultOf(result), probe);
+      // A cancelled attempt is handed back with its slot (unadmit); any other has used it.
+      if (!wasCancelled(result)) {
+        releaseSlot(p);
+        await breaker.record(p.endpoint.id, breakerResultOf(result), probe);
+      }
       return result;
     },
 
     settled: async (p, result, final) => {
       admitted.delete(p.holder);
-      await inflight.release(p.endpoint.id, p.holder).catch(() => undefined);
+      await releasing.get(p.holder);
       if (result.ok) {
         if (p.endpoint.failing_since !== undefined) await endpoints.markHealthy(p.endpoint.id);
         return;

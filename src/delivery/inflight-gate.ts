@@ -1,14 +1,16 @@
 // At most N attempts at once per target, counted across every worker process: each process has its own
 // concurrency, so N processes would otherwise run N times the limit against one destination. Slots are
 // leases in a Redis sorted set (holder → expiry), so a process that dies mid-attempt gives its slot back
-// when the lease runs out rather than holding it forever.
+// when the lease runs out rather than holding it forever. A refused holder waits its turn behind the
+// others waiting, longer the longer the attempts in flight have been running, so a target that hangs
+// with a large backlog does not have every waiting job wake up a few times a second to find it full.
 //
 // Time: the scripts read Redis's clock, not the caller's `now`. Leases are compared across processes; on
 // callers' clocks a process running ahead would expire other processes' live leases and exceed the limit.
 import type { RedisClient } from "../store/redis-client.ts";
 import { LuaScript } from "../store/lua-script.ts";
 
-const acquireSlot = new LuaScript("acquire-inflight-slot-1.lua", 1);
+const acquireSlot = new LuaScript("acquire-inflight-slot-2.lua", 2);
 const renewSlot = new LuaScript("renew-inflight-slot-1.lua", 1);
 
 /** The answer to {@link InflightGate.acquire}. */
@@ -17,10 +19,18 @@ export type InflightAcquire = { readonly ok: true } | { readonly ok: false; read
 /** Options of an {@link InflightGate}. */
 export interface InflightGateOptions {
   /**
-   * The longest `retryInMs` a refusal suggests (default 250). The certain wait is until the earliest lease
-   * runs out, which for a lease sized to an attempt timeout is far longer than slots usually take to free.
+   * How soon a refused holder asks again while the attempts in flight are young (default 250 ms), or
+   * sooner if the earliest lease runs out sooner. The certain wait is until the earliest lease runs out,
+   * which for a lease sized to an attempt timeout is far longer than slots usually take to free.
    */
-  readonly maxRetryInMs?: number;
+  readonly retryInMs?: number;
+  /**
+   * The longest wait a refusal suggests (default 30 s), however many wait and however long the
+   * attempts in flight have run.
+   */
+  readonly maxWaitMs?: number;
+  /** How late a waiter may come back and keep its place among the waiters (default 5 s). */
+  readonly waitGraceMs?: number;
 }
 
 const ACQUIRED: InflightAcquire = { ok: true };
@@ -32,31 +42,45 @@ function positiveInt(name: string, value: number): number {
 
 /** A cluster-wide cap on concurrent attempts per target (e.g. per sink). */
 export class InflightGate {
-  private readonly maxRetryInMs: number;
+  private readonly retryInMs: number;
+  private readonly maxWaitMs: number;
+  private readonly waitGraceMs: number;
 
   /**
    * @param redis command connection
    * @param keyOf the Redis key of one target's holders (a sorted set); the caller places it (hash tag
-   *   included, for Redis Cluster)
+   *   included, for Redis Cluster). Its waiters are kept beside it, at that key + ":waiting".
    */
   constructor(
     private readonly redis: RedisClient,
     private readonly keyOf: (target: string) => string,
     options: InflightGateOptions = {},
   ) {
-    this.maxRetryInMs = positiveInt("maxRetryInMs", options.maxRetryInMs ?? 250);
+    this.retryInMs = positiveInt("retryInMs", options.retryInMs ?? 250);
+    this.maxWaitMs = Math.max(this.retryInMs, positiveInt("maxWaitMs", options.maxWaitMs ?? 30_000));
+    this.waitGraceMs = positiveInt("waitGraceMs", options.waitGraceMs ?? 5000);
   }
 
   /**
    * Take a slot of `target` for `holderId` (unique per attempt, e.g. job id and attempt number) if fewer
    * than `max` are held; the slot is freed by {@link release}, or by itself `leaseMs` after this call.
-   * Acquiring again while holding a live slot keeps that one slot and renews its lease.
+   * Acquiring again while holding a live slot keeps that one slot and renews its lease. Refused, the
+   * holder is told when to ask again (see acquire-inflight-slot-2.lua): the longer the attempts in flight
+   * have run and the more holders wait before it, the later. Pass the same `leaseMs` for one target.
    */
   async acquire(target: string, holderId: string, max: number, leaseMs: number): Promise<InflightAcquire> {
+    const key = this.keyOf(target);
     const reply = await acquireSlot.run(
       this.redis,
-      [this.keyOf(target)],
-      [holderId, positiveInt("max", max), positiveInt("leaseMs", leaseMs), this.maxRetryInMs],
+      [key, `${key}:waiting`],
+      [
+        holderId,
+        positiveInt("max", max),
+        positiveInt("leaseMs", leaseMs),
+        this.retryInMs,
+        this.maxWaitMs,
+        this.waitGraceMs,
+      ],
     );
     if (!Array.isArray(reply)) throw new Error("acquire-inflight-slot: unexpected reply");
     if (reply[0] === 1) return ACQUIRED;

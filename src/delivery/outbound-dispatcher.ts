@@ -19,6 +19,14 @@ import { RateGate } from "./rate-gate.ts";
 import { InFlightAttempts } from "./safe-deliver.ts";
 import { SharedBreaker } from "./shared-breaker.ts";
 
+/**
+ * Deliveries an endpoint's rate lets go early. The receiver counts arrivals, not sends: with the whole
+ * burst of 2 spent at the gate, sends sit exactly at the bound and one that connected slowly (the
+ * first ones open connections) lands in the same second as those after it. One early delivery keeps a
+ * margin of one interval (1 / rate) for such differences in send latency.
+ */
+const RATE_BURST = 1;
+
 export interface OutboundDispatcherDeps {
   readonly config: Config;
   readonly keys: Keys;
@@ -69,7 +77,7 @@ export class OutboundDispatcher {
       endpoints: this.deps.endpoints,
       breaker: this.breaker,
       inflight: new InflightGate(this.deps.redis, (id) => keys.endpointGate(id, "inflight")),
-      rate: new RateGate(this.deps.redis, (id) => keys.endpointGate(id, "rate")),
+      rate: new RateGate(this.deps.redis, (id) => keys.endpointGate(id, "rate"), { burst: RATE_BURST }),
       dispatcher: this.agent,
       inFlight: this.inFlight,
       onDisabled: (endpoint, reason) => {

@@ -60,12 +60,12 @@ it("lets exactly max of 50 concurrent acquires from two connections through", as
 });
 
 it("frees the slot of a holder that never releases once its lease runs out", async () => {
-  const { a, b } = await setup({ maxRetryInMs: 5000 });
+  const { a, b } = await setup({ retryInMs: 5000 });
   expect((await a.acquire("sink", "dies", 2, 200)).ok).toBe(true);
   expect((await a.acquire("sink", "lives", 2, 10_000)).ok).toBe(true);
   const refused = await b.acquire("sink", "waits", 2, 10_000);
   expect(refused.ok).toBe(false);
-  // The hint is the earliest expiry when that comes before maxRetryInMs.
+  // The hint is the earliest expiry when that comes before retryInMs.
   if (!refused.ok) expect(refused.retryInMs).toBeGreaterThan(150);
   if (!refused.ok) expect(refused.retryInMs).toBeLessThanOrEqual(200);
   await sleep(120);
@@ -92,4 +92,44 @@ it("renews a live lease, and a repeated acquire by one holder takes one slot", a
   expect((await b.acquire("sink", "other", 1, 200)).ok).toBe(true);
   expect(await b.renew("sink", "nobody", 400)).toBe(false);
   await expect(a.acquire("sink", "x", 0, 200)).rejects.toThrow(RangeError);
+});
+
+it("makes refused holders wait their turn: by place among the waiters and the age of the attempts in flight", async () => {
+  const { a, b, redis, key } = await setup({ maxWaitMs: 900, waitGraceMs: 300 });
+  const waits = async (holders: string[]): Promise<number[]> => {
+    const out: number[] = [];
+    for (const h of holders) {
+      const r = await b.acquire("sink", h, 2, 10_000);
+      if (r.ok) throw new Error(`${h} got a slot`);
+      out.push(r.retryInMs);
+    }
+    return out;
+  };
+  expect((await a.acquire("sink", "h1", 2, 10_000)).ok).toBe(true);
+  expect((await a.acquire("sink", "h2", 2, 10_000)).ok).toBe(true);
+  // Young attempts: the short hint, whatever the place.
+  expect(await waits(["early"])).toEqual([250]);
+  await sleep(400);
+  // 400 ms old: a slot frees about every 200 ms, so a holder with k waiting before it waits about
+  // (k + 1) × 200 ms, at least the short hint and at most maxWaitMs. (`early` is first in line.)
+  const [w1, w2, w3, w4, w5] = await waits(["w1", "w2", "w3", "w4", "w5"]);
+  expect(w1).toBeGreaterThanOrEqual(395);
+  expect(w1).toBeLessThan(500);
+  expect(w2).toBeGreaterThan(w1!);
+  expect(w3).toBeGreaterThan(w2!);
+  expect(w3).toBeLessThan(900);
+  expect([w4, w5]).toEqual([900, 900]);
+  // Asking again at its time, the first in line waits the shortest.
+  const [again] = await waits(["early"]);
+  expect(again).toBeLessThan(w1!);
+  // A holder that gets a slot leaves the waiters.
+  await a.release("sink", "h1");
+  expect((await b.acquire("sink", "w3", 2, 10_000)).ok).toBe(true);
+  expect(await redis.zscore(`${key}:waiting`, "w3")).toBeNull();
+  // Waiters that did not come back within the grace are forgotten: a newcomer is first in line.
+  await sleep(900 + 300 + 50);
+  await a.release("sink", "w3");
+  expect((await a.acquire("sink", "h3", 2, 10_000)).ok).toBe(true);
+  await waits(["newcomer"]);
+  expect(await redis.zrange(`${key}:waiting`, 0, -1)).toEqual(["newcomer"]);
 });

@@ -7,7 +7,7 @@
 //   await rx.waitForRequests(3);                                   // resolves once 3 have been recorded
 //   await rx.close();                                              // also drops hung connections
 //
-// A reply is a status number (empty body), `{ status, headers?, body?, delayMs? }`, "hang" (read the
+// A reply is a status number (empty body), `{ status, headers?, body?, delayMs?, after? }`, "hang" (read the
 // request, never answer) or "reset" (read the request, then destroy the socket). Unscripted requests get
 // `fallback` (default 200). Requests are recorded after their body has been read in full, before the reply.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
@@ -22,6 +22,8 @@ export type Reply =
       readonly headers?: Readonly<Record<string, string>>;
       readonly body?: string | Buffer;
       readonly delayMs?: number;
+      /** Answer only once this settles (then after `delayMs`, if given): the test decides when. */
+      readonly after?: Promise<unknown>;
     };
 
 export interface ReceivedRequest {
@@ -62,8 +64,12 @@ function send(res: ServerResponse, reply: Exclude<Reply, "hang" | "reset">): voi
     res.writeHead(r.status, { ...r.headers });
     res.end(r.body);
   };
-  if (r.delayMs !== undefined) setTimeout(write, r.delayMs);
-  else write();
+  const delayed = (): void => {
+    if (r.delayMs !== undefined) setTimeout(write, r.delayMs);
+    else write();
+  };
+  if (r.after) void r.after.finally(delayed);
+  else delayed();
 }
 
 /** Start a receiver on an ephemeral loopback port. */
