@@ -11,6 +11,7 @@ import type { DeliveryId } from "../domain/ids.ts";
 import { type Random, decideRetry } from "../domain/retry-policy.ts";
 import type { Logger } from "../observability/logger.ts";
 import { type AttemptSpan, TRACING_OFF, type Tracing } from "../observability/tracing.ts";
+import { timeline } from "../observability/timeline.ts";
 import { type DeliveryJob, deliveryOf } from "../queue/delivery-job.ts";
 import type { ClaimResult, DeliveryStore, Finish } from "../store/delivery-store.ts";
 import { deadLetterError, parkJob, withJitter } from "./bullmq-control.ts";
@@ -86,6 +87,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
 
   async function attempt(job: DeliveryJob, token: string | undefined, held: Held): Promise<void> {
     const id = deliveryOf(job);
+    const pickedUp = timeline.now();
 
     // Phase 1: admission. Parked here, a job reads nothing and spends no attempt.
     const admission = await target.admit(job);
@@ -169,6 +171,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     held.span = span;
     const traced = span ? { ...log, trace_id: span.traceId } : log;
     const startedAt = now();
+    const sending = timeline.now();
     const renewal = setInterval(
       () => void ledger.renew(id, claim.fence, now() + leaseMs).catch(() => undefined),
       Math.max(250, Math.floor(leaseMs / 2)),
@@ -187,10 +190,17 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     // Phase 4: record the outcome, then hand it to BullMQ.
     if (result.ok) {
       span?.end("ok", "delivered");
+      const answered = timeline.now();
       metrics.attempt(prepared, "ok");
       metrics.delivered(prepared, (finishedAt - prepared.receivedAt) / 1000);
       if (await record(row, writer, { outcome: "delivered" }, finishedAt))
         logger.info({ ...attemptLog, result: "ok" }, "delivered");
+      if (timeline.on) {
+        timeline.mark(job.data.p, "picked_up", pickedUp);
+        timeline.mark(job.data.p, "sending", sending);
+        timeline.mark(job.data.p, "answered", answered);
+        timeline.mark(job.data.p, "recorded");
+      }
       await target.settled?.(prepared, result, true);
       return;
     }

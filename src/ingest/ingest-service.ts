@@ -7,6 +7,7 @@ import { type HookRecord, idempotencyKey, sinkDeliveryId } from "../domain/hook.
 import { type HookId, bucketFor, newId } from "../domain/ids.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
+import { timeline } from "../observability/timeline.ts";
 import type { QuarantinedHook } from "../store/quarantine-store.ts";
 import { computeDedupKey } from "./dedup-key.ts";
 import type { DepthGate } from "./depth-gate.ts";
@@ -95,6 +96,7 @@ export class IngestService {
     if (this.draining) throw new IngestError("shutting_down", "shutting down", STORE_RETRY_AFTER_S);
 
     const receivedAt = this.now();
+    const received = timeline.now();
     const verdict = verifySignature(source.verify, { headers: req.headers, body: req.body }, receivedAt);
     if (!verdict.ok) {
       metrics.verifyFailures.inc({ source: req.source, scheme: verifySchemeName(source.verify) });
@@ -112,6 +114,7 @@ export class IngestService {
       throw new IngestError("overloaded", "sink queues are over their depth limit", OVERLOAD_RETRY_AFTER_S);
     }
 
+    const verified = timeline.now();
     const hook = this.buildRecord(req, source, receivedAt, source.sinks);
     const outcome = await this.store(() =>
       this.deps.hooks.persist(hook, {
@@ -124,7 +127,14 @@ export class IngestService {
       await this.finishEnqueue(outcome.firstId);
       return { status: "duplicate", id: outcome.firstId };
     }
+    const persisted = timeline.now();
     const jobs = await this.enqueue(hook.id, source.sinks);
+    if (timeline.on) {
+      timeline.mark(hook.id, "received", received);
+      timeline.mark(hook.id, "verified", verified);
+      timeline.mark(hook.id, "persisted", persisted);
+      timeline.mark(hook.id, "job_added");
+    }
     await this.waitForReplicas(hook.id, jobs);
     return { status: "accepted", id: hook.id };
   }

@@ -1,0 +1,127 @@
+// The three measurements of bench:e2e, each on fresh processes and an empty Redis:
+//   saturation  30 connections for S seconds: deliveries/s that reach the receiver (after a warm-up), and
+//               the CPU each process and Redis spent per hook
+//   fixed rate  an even rate (half of Switchyard's saturation by default): 202 and send → arrival latency
+//   memory      web only, N hooks queued: Redis used_memory growth per hook
+import type { Redis } from "ioredis";
+import type { Contender, Running } from "./e2e-contenders.ts";
+import { SECRET } from "./e2e-contenders.ts";
+import { wallMs } from "./e2e-hooks.ts";
+import { exactly, fixedRate, percentile, saturate } from "./e2e-load.ts";
+import type { ReceiverHandle } from "./e2e-receiver-handle.ts";
+
+export interface PhaseEnv {
+  readonly redis: Redis;
+  readonly receiver: ReceiverHandle;
+}
+
+async function redisCpuMs(redis: Redis): Promise<number> {
+  const info = await redis.info("cpu");
+  const field = (name: string): number => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? NaN);
+  return (field("used_cpu_user") + field("used_cpu_sys")) * 1000;
+}
+
+async function fresh(env: PhaseEnv, c: Contender, opts: Parameters<Contender["start"]>[0]): Promise<Running> {
+  await env.redis.flushall();
+  await env.receiver.reset();
+  return c.start(opts);
+}
+
+export interface SaturationResult {
+  readonly delivered: number;
+  readonly accepted: number;
+  readonly non2xx: number;
+  /** CPU µs per delivered hook: web, worker, Redis. */
+  readonly webUs: number;
+  readonly workerUs: number;
+  readonly redisUs: number;
+}
+
+export async function saturation(
+  env: PhaseEnv,
+  c: Contender,
+  o: { connections: number; seconds: number; warmup: number; cpuProfDir?: (role: string) => string },
+): Promise<SaturationResult> {
+  const nodeOptions = o.cpuProfDir
+    ? (role: string) => `--cpu-prof --cpu-prof-dir=${o.cpuProfDir!(role)}`
+    : undefined;
+  const run = await fresh(env, c, { worker: true, ...(nodeOptions ? { nodeOptions } : {}) });
+  try {
+    const cpu0 = [run.web.cpuMs(), run.worker!.cpuMs(), await redisCpuMs(env.redis)];
+    const t0 = wallMs();
+    const load = await saturate(run.url, SECRET, o.connections, o.seconds);
+    const t1 = wallMs();
+    const cpu1 = [run.web.cpuMs(), run.worker!.cpuMs(), await redisCpuMs(env.redis)];
+    const all = await env.receiver.report(t0, t1);
+    const steady = await env.receiver.report(t0 + o.warmup * 1000, t1);
+    const perHook = (i: number): number => ((cpu1[i]! - cpu0[i]!) * 1000) / Math.max(1, all.arrivals);
+    return {
+      delivered: steady.arrivals / ((t1 - t0) / 1000 - o.warmup),
+      accepted: load.accepted / o.seconds,
+      non2xx: load.non2xx,
+      webUs: ((cpu1[0]! - cpu0[0]!) * 1000) / Math.max(1, load.accepted),
+      workerUs: perHook(1),
+      redisUs: perHook(2),
+    };
+  } finally {
+    await run.stop();
+  }
+}
+
+export interface FixedRateResult {
+  readonly rate: number;
+  readonly ack50: number;
+  readonly ack99: number;
+  readonly arrival50: number;
+  readonly arrival99: number;
+  readonly lost: number;
+  readonly non2xx: number;
+}
+
+export async function atFixedRate(
+  env: PhaseEnv,
+  c: Contender,
+  o: { rate: number; seconds: number; warmup: number },
+): Promise<FixedRateResult> {
+  const run = await fresh(env, c, { worker: true });
+  try {
+    const load = await fixedRate(run.url, SECRET, o.rate, o.seconds);
+    const from = load.sentAt[0]! + o.warmup * 1000;
+    const to = load.sentAt[load.sentAt.length - 1]!;
+    const accepted = load.sentAt.length - load.non2xx;
+    await env.receiver.waitFor(accepted, 30_000).catch(() => undefined);
+    const arrivals = await env.receiver.report(from, to);
+    const acks = [...load.latency].filter((_, i) => load.sentAt[i]! >= from);
+    return {
+      rate: o.rate,
+      ack50: percentile(acks, 50),
+      ack99: percentile(acks, 99),
+      arrival50: arrivals.p50,
+      arrival99: arrivals.p99,
+      lost: accepted - arrivals.count,
+      non2xx: load.non2xx,
+    };
+  } finally {
+    await run.stop();
+  }
+}
+
+async function usedMemory(redis: Redis): Promise<number> {
+  return Number(/^used_memory:(\d+)/m.exec(await redis.info("memory"))?.[1]);
+}
+
+/** Redis bytes per queued hook: `n` hooks into the web process alone, nothing delivering them. */
+export async function memoryPerHook(
+  env: PhaseEnv,
+  c: Contender,
+  o: { hooks: number; connections: number },
+): Promise<number> {
+  const run = await fresh(env, c, { worker: false });
+  try {
+    const before = await usedMemory(env.redis);
+    await exactly(run.url, SECRET, o.hooks, o.connections);
+    return ((await usedMemory(env.redis)) - before) / o.hooks;
+  } finally {
+    await run.stop();
+  }
+}

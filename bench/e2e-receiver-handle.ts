@@ -1,0 +1,46 @@
+// The orchestrator's handle on the receiver process (e2e-receiver.ts).
+import { startTarget } from "./support.ts";
+
+export interface ReceiverReport {
+  /** Deliveries so far, those that arrived within the window, and send → arrival (ms) of those sent in it. */
+  readonly count: number;
+  readonly arrivals: number;
+  readonly latencies: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+export interface ReceiverHandle {
+  /** Base URL; deliveries go to `${url}/in`. */
+  readonly url: string;
+  report(from: number, to: number): Promise<ReceiverReport>;
+  /** [hook id, arrival] of the deliveries that named their hook. */
+  arrivals(): Promise<[string, number][]>;
+  /** Resolve once `n` deliveries have arrived since the last reset. */
+  waitFor(n: number, timeoutMs: number): Promise<void>;
+  reset(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<ReceiverHandle> {
+  const child = await startTarget("bench/e2e-receiver.ts", []);
+  const url = `http://127.0.0.1:${child.port}`;
+  const get = async <T>(path: string, method = "GET"): Promise<T> =>
+    (await (await fetch(`${url}${path}`, { method })).json()) as T;
+  return {
+    url,
+    report: (from, to) => get<ReceiverReport>(`/report?from=${from}&to=${to}`),
+    arrivals: () => get<[string, number][]>("/arrivals"),
+    async waitFor(n, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      let count = 0;
+      while ((count = (await get<{ count: number }>("/count")).count) < n) {
+        if (Date.now() > deadline) throw new Error(`receiver has ${count} deliveries, waited for ${n}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    reset: async () => void (await get("/reset", "POST")),
+    stop: () => child.stop(),
+  };
+}
