@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type Proc, freePort, procfileCommands, startProc, waitHttp } from "./e2e-procs.ts";
 import { fixedRate } from "./e2e-load.ts";
 import type { ReceiverHandle } from "./e2e-receiver-handle.ts";
@@ -33,15 +34,19 @@ export interface Contender {
   /** Start `web` (and `worker`), ready to take load: a few hooks have gone all the way through. */
   start(opts: {
     worker: boolean;
-    nodeOptions?: (role: "web" | "worker") => string | undefined;
+    /** Write a CPU profile of each process when it stops, into this directory (by role). */
+    profile?: (role: "web" | "worker") => string;
     /** Extra environment of both processes. */
     env?: Record<string, string>;
   }): Promise<Running>;
 }
 
-function nodeEnv(nodeOptions: string | undefined): Record<string, string> {
-  if (!nodeOptions) return {};
-  return { NODE_OPTIONS: [process.env.NODE_OPTIONS, nodeOptions].filter(Boolean).join(" ") };
+const PRELOAD = fileURLToPath(new URL("./cpu-prof-preload.mjs", import.meta.url));
+
+function profileEnv(dir: string | undefined): Record<string, string> {
+  if (!dir) return {};
+  const nodeOptions = [process.env.NODE_OPTIONS, `--import ${PRELOAD}`].filter(Boolean).join(" ");
+  return { NODE_OPTIONS: nodeOptions, CPU_PROF_DIR: dir };
 }
 
 async function startPair(
@@ -56,14 +61,14 @@ async function startPair(
   const web = startProc(
     `${name} web`,
     commands.web,
-    { ...env, PORT: String(port), ...nodeEnv(opts.nodeOptions?.("web")) },
+    { ...env, PORT: String(port), ...profileEnv(opts.profile?.("web")) },
     commands.cwd,
   );
   const worker = opts.worker
     ? startProc(
         `${name} worker`,
         commands.worker,
-        { ...env, ...nodeEnv(opts.nodeOptions?.("worker")) },
+        { ...env, ...profileEnv(opts.profile?.("worker")) },
         commands.cwd,
       )
     : undefined;

@@ -3,6 +3,8 @@
 //               the CPU each process and Redis spent per hook
 //   fixed rate  an even rate (half of Switchyard's saturation by default): 202 and send → arrival latency
 //   memory      web only, N hooks queued: Redis used_memory growth per hook
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Redis } from "ioredis";
 import type { Contender, Running } from "./e2e-contenders.ts";
 import { SECRET } from "./e2e-contenders.ts";
@@ -40,13 +42,21 @@ export interface SaturationResult {
 export async function saturation(
   env: PhaseEnv,
   c: Contender,
-  o: { connections: number; seconds: number; warmup: number; cpuProfDir?: (role: string) => string },
+  o: {
+    connections: number;
+    seconds: number;
+    warmup: number;
+    cpuProfDir?: (role: "web" | "worker") => string;
+  },
 ): Promise<SaturationResult> {
-  const nodeOptions = o.cpuProfDir
-    ? (role: string) => `--cpu-prof --cpu-prof-dir=${o.cpuProfDir!(role)}`
-    : undefined;
-  const run = await fresh(env, c, { worker: true, ...(nodeOptions ? { nodeOptions } : {}) });
+  const profile = o.cpuProfDir;
+  const run = await fresh(env, c, { worker: true, ...(profile ? { profile } : {}) });
   try {
+    // Profile the load only (cpu-prof-preload.mjs starts on this file).
+    if (profile) {
+      mkdirSync(join(profile("web"), ".."), { recursive: true });
+      writeFileSync(join(profile("web"), "..", "start"), "");
+    }
     const cpu0 = [run.web.cpuMs(), run.worker!.cpuMs(), await redisCpuMs(env.redis)];
     const t0 = wallMs();
     const load = await saturate(run.url, SECRET, o.connections, o.seconds);

@@ -10,7 +10,7 @@
 //     [--log-level warn] [--cpu-prof DIR] [--against DIR ...]
 //
 // --rate defaults to half of Switchyard's delivered/s at saturation in this run. --cpu-prof writes
-// node --cpu-prof profiles of every process at saturation under DIR and prints the hottest functions.
+// CPU profiles (cpu-prof-preload.mjs) of every process at saturation under DIR and prints the hottest functions.
 // --against DIR runs another checkout of Switchyard (its own Procfile, node_modules present) as one more
 // contender, so a change is measured against the code before it in the same run.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -91,7 +91,7 @@ try {
         connections,
         seconds,
         warmup,
-        ...(profDir ? { cpuProfDir: (role: string) => join(profDir, `${c.name}-${role}-${round}`) } : {}),
+        ...(profDir ? { cpuProfDir: (role) => join(profDir, `${c.name}-${round}`, role) } : {}),
       });
       sat.get(c.name)!.push(r);
       log(`  round ${round} saturation ${c.name}: ${JSON.stringify(r)}`);
@@ -143,3 +143,4 @@ try {
   await server.stop();
   rmSync(tmpDir, { recursive: true, force: true });
 }
+process.exit(0); // the load generators' sockets would keep the loop alive a while

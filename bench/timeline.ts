@@ -117,3 +117,4 @@ try {
   await server.stop();
   rmSync(tmpDir, { recursive: true, force: true });
 }
+process.exit(0); // the load generator's sockets would keep the loop alive a while
