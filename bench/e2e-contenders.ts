@@ -1,19 +1,18 @@
-// The two contenders of bench:e2e, each as a `web` and a `worker` process against the same private Redis
-// and the same receiver: Switchyard as its Procfile runs it (signed hooks verified, deduplicated,
-// persisted, delivered through the ledger to one http sink), and the bare baseline (e2e-baseline.ts).
+// The contenders of bench:e2e, each as a `web` and a `worker` process against a given Redis and receiver:
+// Switchyard as its Procfile runs it (signed hooks verified, deduplicated, persisted, delivered through
+// the ledger to one http sink), the bare baseline (e2e-baseline.ts), and any other Switchyard checkout
+// given with --against (the code before a change, say), run by its own Procfile.
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Proc, freePort, procfileCommands, startProc, waitHttp } from "./e2e-procs.ts";
 import { fixedRate } from "./e2e-load.ts";
+import { type Proc, freePort, procfileCommands, startProc, waitHttp } from "./e2e-procs.ts";
 import type { ReceiverHandle } from "./e2e-receiver-handle.ts";
 
 export const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
 
 export interface ContenderOptions {
-  readonly redisUrl: string;
-  readonly receiver: ReceiverHandle;
   readonly tmpDir: string;
   readonly webCmd: string;
   readonly workerCmd: string;
@@ -29,16 +28,20 @@ export interface Running {
   stop(): Promise<void>;
 }
 
+export interface StartOptions {
+  readonly redisUrl: string;
+  readonly receiver: ReceiverHandle;
+  readonly worker: boolean;
+  /** Write a CPU profile of each process when it stops, into this directory (by role). */
+  readonly profile?: (role: "web" | "worker") => string;
+  /** Extra environment of both processes. */
+  readonly env?: Record<string, string>;
+}
+
 export interface Contender {
   readonly name: string;
   /** Start `web` (and `worker`), ready to take load: a few hooks have gone all the way through. */
-  start(opts: {
-    worker: boolean;
-    /** Write a CPU profile of each process when it stops, into this directory (by role). */
-    profile?: (role: "web" | "worker") => string;
-    /** Extra environment of both processes. */
-    env?: Record<string, string>;
-  }): Promise<Running>;
+  start(opts: StartOptions): Promise<Running>;
 }
 
 const PRELOAD = fileURLToPath(new URL("./cpu-prof-preload.mjs", import.meta.url));
@@ -49,29 +52,29 @@ function profileEnv(dir: string | undefined): Record<string, string> {
   return { NODE_OPTIONS: nodeOptions, CPU_PROF_DIR: dir };
 }
 
+interface Commands {
+  readonly web: string;
+  readonly worker: string;
+  readonly cwd?: string;
+}
+
 async function startPair(
   name: string,
-  commands: { web: string; worker: string; cwd?: string },
+  commands: Commands,
   env: Record<string, string>,
-  opts: Parameters<Contender["start"]>[0],
-  receiver: ReceiverHandle,
+  opts: StartOptions,
 ): Promise<Running> {
   const port = await freePort();
-  env = { ...env, ...opts.env };
-  const web = startProc(
-    `${name} web`,
-    commands.web,
-    { ...env, PORT: String(port), ...profileEnv(opts.profile?.("web")) },
-    commands.cwd,
-  );
-  const worker = opts.worker
-    ? startProc(
-        `${name} worker`,
-        commands.worker,
-        { ...env, ...profileEnv(opts.profile?.("worker")) },
-        commands.cwd,
-      )
-    : undefined;
+  const common = { ...env, REDIS_URL: opts.redisUrl, ...opts.env };
+  const proc = (role: "web" | "worker", extra: Record<string, string>): Proc =>
+    startProc(
+      `${name} ${role}`,
+      commands[role],
+      { ...common, ...extra, ...profileEnv(opts.profile?.(role)) },
+      commands.cwd,
+    );
+  const web = proc("web", { PORT: String(port) });
+  const worker = opts.worker ? proc("worker", {}) : undefined;
   const running: Running = {
     url: `http://127.0.0.1:${port}/webhooks/bench`,
     web,
@@ -82,8 +85,8 @@ async function startPair(
     await waitHttp(`http://127.0.0.1:${port}/healthz`);
     const warm = await fixedRate(running.url, SECRET, 200, 1);
     if (warm.non2xx > 0) throw new Error(`${name}: ${warm.non2xx} warm-up hooks refused`);
-    if (worker) await receiver.waitFor(warm.sentAt.length, 60_000);
-    await receiver.reset();
+    if (worker) await opts.receiver.waitFor(warm.sentAt.length, 60_000);
+    await opts.receiver.reset();
   } catch (err) {
     await running.stop();
     throw err;
@@ -91,14 +94,15 @@ async function startPair(
   return running;
 }
 
-export function contenders(o: ContenderOptions): Contender[] {
-  const configFile = join(o.tmpDir, "switchyard.json");
+/** Switchyard's config for the bench: one signed source, one http sink to the receiver. */
+function switchyardConfig(tmpDir: string, receiver: ReceiverHandle): string {
+  const file = join(tmpDir, `switchyard-${new URL(receiver.url).port}.json`);
   writeFileSync(
-    configFile,
+    file,
     JSON.stringify({
       redis: { prefix: "sy" },
       http: { host: "127.0.0.1" },
-      sinks: { out: { type: "http", url: `${o.receiver.url}/in` } },
+      sinks: { out: { type: "http", url: `${receiver.url}/in` } },
       sources: {
         bench: {
           verify: { type: "standard_webhooks", secrets: [SECRET] },
@@ -108,33 +112,35 @@ export function contenders(o: ContenderOptions): Contender[] {
       },
     }),
   );
-  const common = { REDIS_URL: o.redisUrl };
-  const switchyardEnv = { ...common, SWITCHYARD_CONFIG: configFile, LOG_LEVEL: o.logLevel };
-  const others: Contender[] = (o.against ?? []).map((dir) => {
-    const name = basename(resolve(dir));
-    const commands = { ...procfileCommands(join(dir, "Procfile")), cwd: resolve(dir) };
-    return { name, start: (opts) => startPair(name, commands, switchyardEnv, opts, o.receiver) };
+  return file;
+}
+
+export function contenders(o: ContenderOptions): Contender[] {
+  const switchyard = (name: string, commands: Commands): Contender => ({
+    name,
+    start: (opts) =>
+      startPair(
+        name,
+        commands,
+        { SWITCHYARD_CONFIG: switchyardConfig(o.tmpDir, opts.receiver), LOG_LEVEL: o.logLevel },
+        opts,
+      ),
   });
+  const node = `${process.execPath} --import tsx bench/e2e-baseline.ts`;
   return [
-    {
-      name: "switchyard",
-      start: (opts) =>
-        startPair("switchyard", { web: o.webCmd, worker: o.workerCmd }, switchyardEnv, opts, o.receiver),
-    },
+    switchyard("switchyard", { web: o.webCmd, worker: o.workerCmd }),
     {
       name: "baseline",
       start: (opts) =>
         startPair(
           "baseline",
-          {
-            web: `${process.execPath} --import tsx bench/e2e-baseline.ts web`,
-            worker: `${process.execPath} --import tsx bench/e2e-baseline.ts worker`,
-          },
-          { ...common, RECEIVER_URL: `${o.receiver.url}/in`, BASELINE_PREFIX: "bare" },
+          { web: `${node} web`, worker: `${node} worker` },
+          { RECEIVER_URL: `${opts.receiver.url}/in`, BASELINE_PREFIX: "bare" },
           opts,
-          o.receiver,
         ),
     },
-    ...others,
+    ...(o.against ?? []).map((dir) =>
+      switchyard(basename(resolve(dir)), { ...procfileCommands(join(dir, "Procfile")), cwd: resolve(dir) }),
+    ),
   ];
 }

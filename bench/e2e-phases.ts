@@ -3,17 +3,20 @@
 //               the CPU each process and Redis spent per hook
 //   fixed rate  an even rate (half of Switchyard's saturation by default): 202 and send → arrival latency
 //   memory      web only, N hooks queued: Redis used_memory growth per hook
+//   side by side  every contender at once under one fixed rate (each its own Redis and receiver)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Redis } from "ioredis";
-import type { Contender, Running } from "./e2e-contenders.ts";
+import type { Contender, Running, StartOptions } from "./e2e-contenders.ts";
 import { SECRET } from "./e2e-contenders.ts";
 import { wallMs } from "./e2e-hooks.ts";
 import { exactly, fixedRate, percentile, saturate } from "./e2e-load.ts";
 import type { ReceiverHandle } from "./e2e-receiver-handle.ts";
 
+/** A Redis (client and URL) and a receiver that one contender at a time has to itself. */
 export interface PhaseEnv {
   readonly redis: Redis;
+  readonly redisUrl: string;
   readonly receiver: ReceiverHandle;
 }
 
@@ -23,10 +26,14 @@ async function redisCpuMs(redis: Redis): Promise<number> {
   return (field("used_cpu_user") + field("used_cpu_sys")) * 1000;
 }
 
-async function fresh(env: PhaseEnv, c: Contender, opts: Parameters<Contender["start"]>[0]): Promise<Running> {
+async function fresh(
+  env: PhaseEnv,
+  c: Contender,
+  opts: Omit<StartOptions, "redisUrl" | "receiver">,
+): Promise<Running> {
   await env.redis.flushall();
   await env.receiver.reset();
-  return c.start(opts);
+  return c.start({ ...opts, redisUrl: env.redisUrl, receiver: env.receiver });
 }
 
 export interface SaturationResult {
@@ -86,6 +93,39 @@ export interface FixedRateResult {
   readonly arrival99: number;
   readonly lost: number;
   readonly non2xx: number;
+  /** CPU µs per delivered hook: web, worker, Redis. */
+  readonly webUs: number;
+  readonly workerUs: number;
+  readonly redisUs: number;
+}
+
+async function underFixedRate(
+  env: PhaseEnv,
+  run: Running,
+  o: { rate: number; seconds: number; warmup: number },
+): Promise<FixedRateResult> {
+  const cpu0 = [run.web.cpuMs(), run.worker!.cpuMs(), await redisCpuMs(env.redis)];
+  const load = await fixedRate(run.url, SECRET, o.rate, o.seconds);
+  const from = load.sentAt[0]! + o.warmup * 1000;
+  const to = load.sentAt[load.sentAt.length - 1]!;
+  const accepted = load.sentAt.length - load.non2xx;
+  await env.receiver.waitFor(accepted, 30_000).catch(() => undefined);
+  const cpu1 = [run.web.cpuMs(), run.worker!.cpuMs(), await redisCpuMs(env.redis)];
+  const arrivals = await env.receiver.report(from, to);
+  const acks = [...load.latency].filter((_, i) => load.sentAt[i]! >= from);
+  const perHook = (i: number): number => ((cpu1[i]! - cpu0[i]!) * 1000) / Math.max(1, arrivals.count);
+  return {
+    rate: o.rate,
+    ack50: percentile(acks, 50),
+    ack99: percentile(acks, 99),
+    arrival50: arrivals.p50,
+    arrival99: arrivals.p99,
+    lost: accepted - arrivals.count,
+    non2xx: load.non2xx,
+    webUs: perHook(0),
+    workerUs: perHook(1),
+    redisUs: perHook(2),
+  };
 }
 
 export async function atFixedRate(
@@ -95,24 +135,27 @@ export async function atFixedRate(
 ): Promise<FixedRateResult> {
   const run = await fresh(env, c, { worker: true });
   try {
-    const load = await fixedRate(run.url, SECRET, o.rate, o.seconds);
-    const from = load.sentAt[0]! + o.warmup * 1000;
-    const to = load.sentAt[load.sentAt.length - 1]!;
-    const accepted = load.sentAt.length - load.non2xx;
-    await env.receiver.waitFor(accepted, 30_000).catch(() => undefined);
-    const arrivals = await env.receiver.report(from, to);
-    const acks = [...load.latency].filter((_, i) => load.sentAt[i]! >= from);
-    return {
-      rate: o.rate,
-      ack50: percentile(acks, 50),
-      ack99: percentile(acks, 99),
-      arrival50: arrivals.p50,
-      arrival99: arrivals.p99,
-      lost: accepted - arrivals.count,
-      non2xx: load.non2xx,
-    };
+    return await underFixedRate(env, run, o);
   } finally {
     await run.stop();
+  }
+}
+
+/**
+ * Every contender at once, each with its own Redis and receiver, under the same fixed rate over the same
+ * seconds: whatever else loads the machine loads them all alike, so their CPU per hook and latencies
+ * compare even when the machine is busy.
+ */
+export async function sideBySide(
+  envs: readonly PhaseEnv[],
+  cs: readonly Contender[],
+  o: { rate: number; seconds: number; warmup: number },
+): Promise<FixedRateResult[]> {
+  const runs = await Promise.all(cs.map((c, i) => fresh(envs[i]!, c, { worker: true })));
+  try {
+    return await Promise.all(runs.map((run, i) => underFixedRate(envs[i]!, run, o)));
+  } finally {
+    await Promise.all(runs.map((run) => run.stop()));
   }
 }
 

@@ -6,10 +6,12 @@
 // per round and each figure is the median over rounds.
 //
 //   npm run bench:e2e -- [--seconds 15] [--warmup 3] [--connections 30] [--rounds 1] [--rate N]
-//     [--hooks 20000] [--only saturation,latency,memory] [--web-cmd CMD] [--worker-cmd CMD]
+//     [--hooks 20000] [--only saturation,latency,memory,side] [--web-cmd CMD] [--worker-cmd CMD]
 //     [--log-level warn] [--cpu-prof DIR] [--against DIR ...]
 //
-// --rate defaults to half of Switchyard's delivered/s at saturation in this run. --cpu-prof writes
+// --rate defaults to half of Switchyard's delivered/s at saturation in this run. `side` (not run by
+// default) runs every contender at once at --rate, each with its own Redis and receiver, for a CPU and
+// latency comparison that a busy machine disturbs alike. --cpu-prof writes
 // CPU profiles (cpu-prof-preload.mjs) of every process at saturation under DIR and prints the hottest functions.
 // --against DIR runs another checkout of Switchyard (its own Procfile, node_modules present) as one more
 // contender, so a change is measured against the code before it in the same run.
@@ -23,10 +25,12 @@ import { summariseProfiles } from "./cpu-profile.ts";
 import { contenders } from "./e2e-contenders.ts";
 import {
   type FixedRateResult,
+  type PhaseEnv,
   type SaturationResult,
   atFixedRate,
   memoryPerHook,
   saturation,
+  sideBySide,
 } from "./e2e-phases.ts";
 import { procfileCommands } from "./e2e-procs.ts";
 import { startReceiver } from "./e2e-receiver-handle.ts";
@@ -58,13 +62,21 @@ const webCmd = args["web-cmd"] ?? procfile.web;
 const workerCmd = args["worker-cmd"] ?? procfile.worker;
 
 const tmpDir = mkdtempSync(join(tmpdir(), "bench-e2e-"));
-const server = await startPrivateRedis();
-const redis = new Redis(server.url);
-const receiver = await startReceiver();
-const env = { redis, receiver };
+const stops: (() => Promise<void>)[] = [];
+/** A private redis-server and a receiver. */
+async function phaseEnv(): Promise<PhaseEnv> {
+  const server = await startPrivateRedis();
+  const redis = new Redis(server.url);
+  const receiver = await startReceiver();
+  stops.push(
+    () => receiver.stop(),
+    async () => redis.disconnect(),
+    () => server.stop(),
+  );
+  return { redis, redisUrl: server.url, receiver };
+}
+const env = await phaseEnv();
 const all = contenders({
-  redisUrl: server.url,
-  receiver,
   tmpDir,
   webCmd,
   workerCmd,
@@ -77,6 +89,7 @@ const results = <T>(): Map<string, T[]> => new Map(names.map((n) => [n, []]));
 const sat = results<SaturationResult>();
 const lat = results<FixedRateResult>();
 const mem = results<number>();
+const side = results<FixedRateResult>();
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 console.log(
@@ -107,6 +120,14 @@ try {
       log(`  round ${round} fixed rate ${c.name}: ${JSON.stringify(r)}`);
     }
   }
+  if (only.has("side") && rate > 0) {
+    const envs = [env, ...(await Promise.all(all.slice(1).map(() => phaseEnv())))];
+    for (let round = 1; round <= rounds; round++) {
+      const r = await sideBySide(envs, all, { rate, seconds, warmup });
+      r.forEach((x, i) => side.get(all[i]!.name)!.push(x));
+      log(`  round ${round} side by side: ${JSON.stringify(r)}`);
+    }
+  }
   for (const c of only.has("memory") ? all : []) {
     const bytes = await memoryPerHook(env, c, { hooks: Number(args.hooks), connections });
     mem.get(c.name)!.push(bytes);
@@ -133,14 +154,19 @@ try {
   row(`202 p50 ms at ${rate}/s`, lat, (r) => r.ack50, 1);
   row(`202 p99 ms at ${rate}/s`, lat, (r) => r.ack99, 1);
   row(`Redis bytes per queued hook (web only, ${args.hooks})`, mem, (r) => r);
+  row(`side by side at ${rate}/s: web CPU µs per hook`, side, (r) => r.webUs);
+  row(`  worker CPU µs per hook`, side, (r) => r.workerUs);
+  row(`  Redis CPU µs per hook`, side, (r) => r.redisUs);
+  row(`  send → arrival p50 ms`, side, (r) => r.arrival50, 1);
+  row(`  send → arrival p99 ms`, side, (r) => r.arrival99, 1);
+  row(`  202 p50 ms`, side, (r) => r.ack50, 1);
+  row(`  202 p99 ms`, side, (r) => r.ack99, 1);
   console.log(`\n${table(rows)}`);
-  const lost = [...lat.values()].flat().filter((r) => r.lost !== 0 || r.non2xx !== 0);
+  const lost = [...lat.values(), ...side.values()].flat().filter((r) => r.lost !== 0 || r.non2xx !== 0);
   if (lost.length > 0) console.log(`\nwarning: undelivered or refused hooks: ${JSON.stringify(lost)}`);
   if (args["cpu-prof"]) console.log(`\n${summariseProfiles(args["cpu-prof"])}`);
 } finally {
-  await receiver.stop();
-  redis.disconnect();
-  await server.stop();
+  for (const stop of stops) await stop();
   rmSync(tmpDir, { recursive: true, force: true });
 }
 process.exit(0); // the load generators' sockets would keep the loop alive a while

@@ -49,9 +49,8 @@ const tmpDir = mkdtempSync(join(tmpdir(), "bench-timeline-"));
 const server = await startPrivateRedis();
 const redis = new Redis(server.url);
 const receiver = await startReceiver();
+const env = { redis, redisUrl: server.url, receiver };
 const [sy] = contenders({
-  redisUrl: server.url,
-  receiver,
   tmpDir,
   webCmd: args["web-cmd"] ?? procfile.web,
   workerCmd: args["worker-cmd"] ?? procfile.worker,
@@ -61,12 +60,16 @@ const [sy] = contenders({
 try {
   let rate = Number(args.rate);
   if (!(rate > 0)) {
-    const max = await saturation({ redis, receiver }, sy!, { connections: 30, seconds, warmup });
+    const max = await saturation(env, sy!, { connections: 30, seconds, warmup });
     rate = Math.round(max.delivered / 2);
     console.log(`saturation: ${Math.round(max.delivered)} delivered/s; timeline at ${rate}/s`);
   }
   await redis.flushall();
-  const run = await sy!.start({ worker: true, env: { SWITCHYARD_TIMELINE: join(tmpDir, "stages") } });
+  const run = await sy!.start({
+    ...env,
+    worker: true,
+    env: { SWITCHYARD_TIMELINE: join(tmpDir, "stages") },
+  });
   const load = await fixedRate(run.url, SECRET, rate, seconds, { keepIds: true });
   await receiver.waitFor(load.ids.filter(Boolean).length, 30_000).catch(() => undefined);
   await run.stop(); // each process writes its last stamps on exit
