@@ -21,7 +21,7 @@ import { webhookRoutes } from "../../api/routes/webhooks.ts";
 import { DepthGate } from "../../ingest/depth-gate.ts";
 import { IngestService } from "../../ingest/ingest-service.ts";
 import { createMaintenanceQueue } from "../../queue/maintenance-queue.ts";
-import { waitForReplicas } from "../../store/redis-client.ts";
+import { waitForReplicas } from "../../store/replica-wait.ts";
 import { drainHttp, listenHttp } from "../http-server.ts";
 import type { Core } from "./core.ts";
 import type { Resolver } from "../../fanout/ssrf-guard.ts";
