@@ -11,7 +11,7 @@
 // shows the cost of spreading, not the gain a machine per process would see.
 //
 // Knobs: BENCH_N (hooks per contender, 3000), BENCH_ROUNDS (2), BENCH_CONNECTIONS (ingest connections,
-// 32), BENCH_WORKERS (1,2,4), BENCH_CLUSTER_NODES (seed URLs of an existing cluster, comma-separated;
+// 32), BENCH_WORKERS (1,2,4), BENCH_PARTITIONS (4), BENCH_BACKENDS (one,cluster), BENCH_CLUSTER_NODES (seed URLs of an existing cluster, comma-separated;
 // unset: one is started), REDIS_URL (the single Redis, redis://127.0.0.1:6379).
 import { availableParallelism } from "node:os";
 import type { RedisClient } from "../src/store/redis-client.ts";
@@ -26,6 +26,8 @@ const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const N = Number(process.env.BENCH_N ?? 3000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const WORKERS = (process.env.BENCH_WORKERS ?? "1,2,4").split(",").map(Number);
+const PARTITIONS = Number(process.env.BENCH_PARTITIONS ?? 4);
+const BACKENDS = (process.env.BENCH_BACKENDS ?? "one,cluster").split(",");
 const TIMEOUT_MS = Math.max(60_000, N * 40);
 const body = Buffer.from(JSON.stringify({ type: "invoice.paid", data: { pad: "" } }));
 const BODY = JSON.stringify({ type: "invoice.paid", data: { pad: "x".repeat(1024 - body.length) } });
@@ -42,11 +44,11 @@ interface Figures {
 
 let cluster: TestCluster | undefined;
 const seeds = process.env.BENCH_CLUSTER_NODES?.split(",").filter(Boolean);
-if (!seeds) {
+if (!seeds && BACKENDS.includes("cluster")) {
   process.stderr.write("starting a Redis Cluster (3 masters, 3 replicas)…\n");
   cluster = await startTestCluster();
 }
-const clusterNodes = seeds ?? cluster!.seeds;
+const clusterNodes = seeds ?? cluster?.seeds ?? [];
 const receiver = await startReceiver();
 
 function configOf(backend: Backend, prefix: string): Record<string, unknown> {
@@ -55,7 +57,7 @@ function configOf(backend: Backend, prefix: string): Record<string, unknown> {
       backend === "one Redis" ? { url: REDIS_URL, prefix } : { prefix, cluster: { nodes: clusterNodes } },
     http: { port: 0, host: "127.0.0.1" },
     dispatch: { concurrency: 64 },
-    sinks: { out: { type: "http", url: `${receiver.url}/in`, partitions: 4 } },
+    sinks: { out: { type: "http", url: `${receiver.url}/in`, partitions: PARTITIONS } },
     sources: { bench: { verify: { type: "none" }, dedup: { header: "x-bench-id" }, sinks: ["out"] } },
   };
 }
@@ -90,9 +92,9 @@ async function run(c: Contender, round: number): Promise<Figures> {
   }
 }
 
-const contenders: Contender[] = (["one Redis", "3-master cluster"] as const).flatMap((backend) =>
-  WORKERS.map((workers) => ({ backend, workers })),
-);
+const contenders: Contender[] = (["one Redis", "3-master cluster"] as const)
+  .filter((backend) => BACKENDS.includes(backend === "one Redis" ? "one" : "cluster"))
+  .flatMap((backend) => WORKERS.map((workers) => ({ backend, workers })));
 const key = (c: Contender): string => `${c.backend}|${c.workers}`;
 const results = new Map<string, Figures[]>(contenders.map((c) => [key(c), []]));
 const rows: Record<string, string | number>[] = [];
@@ -113,7 +115,8 @@ for (let round = 1; round <= ROUNDS; round++) {
   }
 }
 
-const base = results.get(key({ backend: "one Redis", workers: WORKERS[0] ?? 1 }))!;
+const first = contenders[0]!;
+const base = results.get(key(first))!;
 const baseIngest = median(base.map((f) => f.ingest));
 const baseE2e = median(base.map((f) => f.e2e));
 const summary = contenders.map((c) => {
@@ -131,7 +134,7 @@ const summary = contenders.map((c) => {
 });
 console.log(table(rows));
 console.log(
-  `\nmedians over ${ROUNDS} round(s), ${N} unsigned 1 KiB hooks each; ratios against one Redis, ${WORKERS[0]} worker:\n`,
+  `\nmedians over ${ROUNDS} round(s), ${N} unsigned 1 KiB hooks each; ratios against ${first.backend}, ${first.workers} worker(s):\n`,
 );
 console.log(table(summary));
 console.log(

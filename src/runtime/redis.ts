@@ -32,6 +32,7 @@ function seedOf(url: string): { host: string; port: number; auth: RedisOptions }
   return { host: u.hostname || "127.0.0.1", port: Number(u.port || 6379), auth };
 }
 
+/** A cluster's offline queue is its own option (ioredis always queues on the node connections). */
 function withoutOfflineQueue(options: RedisOptions): Omit<RedisOptions, "enableOfflineQueue"> {
   const { enableOfflineQueue: _cluster, ...rest } = options;
   return rest;

@@ -1,6 +1,6 @@
 // One Redis, or a Redis Cluster: the stores, queues and gates take either (`RedisClient`). What differs
 // lives here: a multi-key read is split into one pipeline per node on a cluster (a pipeline may only
-// touch slots of one node), and a durable ack sends WAIT to each master that took one of the writes.
+// touch slots of one node), and per-server checks reach every master.
 import type { ChainableCommander, Cluster, Redis } from "ioredis";
 import { groupIndexes } from "./group-indexes.ts";
 import { keySlot } from "./key-slot.ts";
@@ -43,33 +43,6 @@ export async function pipelineByNode(
     }),
   );
   return out;
-}
-
-/**
- * Wait until `replicas` replicas hold every write this client made to the keys `written` (Redis WAIT,
- * with `timeoutMs`). On a cluster, WAIT goes to the master serving each key's slot now, on the
- * connection that carried the writes; the answer is the fewest replicas any of them reached (0 when a
- * master is gone or the slot moved: the write may not have reached a replica).
- */
-export async function waitForReplicas(
-  redis: RedisClient,
-  written: readonly string[],
-  replicas: number,
-  timeoutMs: number,
-): Promise<number> {
-  if (!isCluster(redis)) return redis.wait(replicas, timeoutMs);
-  const owners = new Set(written.map((key) => redis.slots[keySlot(key)]?.[0]));
-  if (owners.has(undefined)) return 0;
-  const masters = new Map(
-    redis.nodes("master").map((node) => [`${node.options.host}:${node.options.port}`, node]),
-  );
-  const acked = await Promise.all(
-    [...owners].map((owner) => {
-      const node = masters.get(owner as string);
-      return node ? node.wait(replicas, timeoutMs) : Promise.resolve(0);
-    }),
-  );
-  return Math.min(...acked);
 }
 
 /** Every master of a cluster, or the one Redis (for per-server checks such as CONFIG GET). */

@@ -65,6 +65,13 @@ function ownersOf(id: string): Set<number> {
   return new Set(written.map((key) => Number(client.slots[keySlot(key)]?.[0]?.split(":")[1])));
 }
 
+/** WAIT commands a node has run so far (INFO commandstats). */
+async function waitCalls(port: number): Promise<number> {
+  const node = (gw.redis as Cluster).nodes("master").find((n) => n.options.port === port);
+  const stats = (await node?.info("commandstats")) ?? "";
+  return Number(/cmdstat_wait:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+}
+
 const deliveredEverywhere = (id: string): boolean =>
   rx.every((r) => r.requests.some((q) => q.headers["x-switchyard-id"] === id));
 
@@ -86,7 +93,11 @@ it("answers 503 exactly for the hooks whose record or job is on a master without
     "the master to lose its replica",
   );
 
+  const waitsBefore = await waitCalls(master.port);
+  const sentAt = Date.now();
   const answers = await Promise.all(Array.from({ length: 60 }, (_, n) => post(1_000_000 + n)));
+  const tookMs = Date.now() - sentAt;
+  const waits = (await waitCalls(master.port)) - waitsBefore;
   const refused: number[] = [];
   answers.forEach((a, n) => {
     expect([202, 503]).toContain(a.status);
@@ -95,9 +106,13 @@ it("answers 503 exactly for the hooks whose record or job is on a master without
     if (a.id) expect(ownersOf(a.id).has(master.port)).toBe(false);
   });
   console.log(
-    `dead replica of master ${master.port}: ${60 - refused.length} accepted, ${refused.length} answered 503`,
+    `dead replica of master ${master.port}: ${60 - refused.length} accepted, ${refused.length} answered 503, ` +
+      `in ${tookMs} ms, ${waits} WAITs on that master`,
   );
   expect(refused.length).toBeGreaterThan(0);
+  // WAIT blocks its connection for the whole timeout here: the requests share WAITs (a WAIT sent after a
+  // write covers it) rather than queueing one 300 ms WAIT each, one behind the other.
+  expect(waits).toBeLessThanOrEqual(Math.max(3, refused.length / 2));
 
   // The provider retries a 503: the first copy was written, so the retry is a duplicate naming it,
   // and that hook did write to the master that had no replica.

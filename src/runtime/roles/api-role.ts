@@ -24,7 +24,7 @@ import { readSharedBreaker } from "../../delivery/shared-breaker.ts";
 import { DepthGate } from "../../ingest/depth-gate.ts";
 import { IngestService } from "../../ingest/ingest-service.ts";
 import { createMaintenanceQueue } from "../../queue/maintenance-queue.ts";
-import { waitForReplicas } from "../../store/redis-client.ts";
+import { waitForReplicas } from "../../store/replica-wait.ts";
 import { drainHttp, listenHttp } from "../http-server.ts";
 import type { Core } from "./core.ts";
 import type { Resolver } from "../../fanout/ssrf-guard.ts";
