@@ -28,12 +28,14 @@ it("delivers to a healthy sink at full speed while another sink hangs", async ()
   );
   const started = Date.now();
   const ids = await Promise.all(Array.from({ length: 40 }, (_, i) => sendHook(gw!, "src", `{"n":${i}}`)));
-  for (const id of ids) await waitForState(gw, id, "healthy", "delivered", 5000);
+  for (const id of ids) await waitForState(gw, id, "healthy", "delivered", 9000);
   const elapsed = Date.now() - started;
 
   // Every stuck-sink worker slot is occupied and none of its hooks got anywhere.
   expect(stuck.requests.length).toBe(4);
   for (const id of ids) expect((await sinkState(gw, id, "stuck"))?.state ?? "pending").toBe("pending");
   expect(healthy.requests).toHaveLength(40);
-  expect(elapsed).toBeLessThan(3000);
+  // Waiting behind the stuck sink would take its 10 s attempt timeout; the margin below it absorbs a
+  // loaded CI machine (a fixed 3 s bound failed at 3.3 s under load with nothing wrong).
+  expect(elapsed).toBeLessThan(8000);
 });
