@@ -10,7 +10,8 @@
 // Besides rates, each row has the CPU the variant's process used per hook (µs): on a shared, busy machine
 // rates swing from round to round and CPU per hook much less. The result is each variant's medians as a
 // ratio of `off`'s, with the per-round ratios beside it.
-// Knobs: BENCH_ROUNDS (5), BENCH_SECONDS (5), BENCH_N (4000), BENCH_CONNECTIONS (32), BENCH_CONCURRENCY (64).
+// Knobs: BENCH_ROUNDS (5), BENCH_SECONDS (5), BENCH_N (4000), BENCH_CONNECTIONS (32), BENCH_CONCURRENCY (64),
+// BENCH_PARTS (ingest,drain), BENCH_VARIANTS (off,on,base: which to run; off always runs, as the reference).
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -33,6 +34,11 @@ const HERE = resolve(fileURLToPath(new URL("..", import.meta.url)));
 const SECRET = `whsec_${randomBytes(24).toString("base64")}`;
 const BODY = JSON.stringify({ type: "invoice.paid", data: { pad: "x".repeat(960) } }).slice(0, 1024);
 const OTEL_VARS = Object.keys(process.env).filter((k) => k.startsWith("OTEL_"));
+const PARTS = (process.env.BENCH_PARTS ?? "ingest,drain").split(",").map((p) => p.trim());
+const WANTED = new Set([
+  "off",
+  ...(process.env.BENCH_VARIANTS ?? "off,on,base").split(",").map((v) => v.trim()),
+]);
 
 interface Variant {
   readonly name: string;
@@ -119,20 +125,21 @@ async function discardingCollector(): Promise<{ url: string; exports: () => numb
 }
 
 const collector = await discardingCollector();
-const variants: Variant[] = [
+const all: Variant[] = [
   { name: "off", tree: HERE, env: {} },
   { name: "on", tree: HERE, env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url } },
   ...(process.env.BENCH_BASE_TREE
     ? [{ name: "base", tree: resolve(process.env.BENCH_BASE_TREE), env: {} }]
     : []),
 ];
+const variants = all.filter((v) => WANTED.has(v.name));
 const receiver = await startReceiver();
 const redis = new Redis(REDIS_URL);
 const results = new Map<string, Figures[]>();
 const rows: Record<string, string | number>[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   const order = variants.map((_, i) => variants[(i + round) % variants.length]!);
-  for (const part of ["ingest", "drain"] as const) {
+  for (const part of PARTS) {
     for (const v of order) {
       const prefix = `bench-tr-${v.name}-${part}-${round}-${process.pid}`;
       const f = part === "ingest" ? await ingestPart(v, prefix) : await drainPart(v, prefix, receiver);
@@ -156,7 +163,7 @@ collector.close();
 
 console.log(table(rows));
 console.log(`\n${collector.exports()} exports reached the discarding collector`);
-for (const part of ["ingest", "drain"]) {
+for (const part of PARTS) {
   const off = results.get(`${part} off`)!;
   for (const v of variants.filter((x) => x.name !== "off")) {
     const mine = results.get(`${part} ${v.name}`)!;
