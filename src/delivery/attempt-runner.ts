@@ -5,8 +5,7 @@
 // good). The ledger row, never the job, holds the state; the retry policy, never BullMQ's attempt
 // count, decides every retry and every death. Inbound sinks and outbound endpoints differ only in
 // their DeliveryTarget.
-import { DelayedError, UnrecoverableError, WaitingChildrenError } from "bullmq";
-import { type DeliveryResult, type SinkFailure, errorClassOf } from "../domain/error-class.ts";
+import { type DeliveryResult, type SinkFailure, errorClassOf, wasCancelled } from "../domain/error-class.ts";
 import type { DeliveryId } from "../domain/ids.ts";
 import { type Random, decideRetry } from "../domain/retry-policy.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -14,7 +13,7 @@ import { type AttemptSpan, TRACING_OFF, type Tracing } from "../observability/tr
 import { timeline } from "../observability/timeline.ts";
 import { type DeliveryJob, deliveryOf } from "../queue/delivery-job.ts";
 import type { ClaimResult, DeliveryStore, Finish } from "../store/delivery-store.ts";
-import { deadLetterError, parkJob, withJitter } from "./bullmq-control.ts";
+import { deadLetterError, isControl, parkJob, withJitter } from "./bullmq-control.ts";
 import type {
   Admission,
   AttemptMetrics,
@@ -47,13 +46,6 @@ interface Held {
   row?: LedgerRow | undefined;
   writer?: { fence: number };
   span?: AttemptSpan | undefined;
-}
-
-/** BullMQ's own control errors (and ours built on them) pass through untouched. */
-function isControl(err: unknown): boolean {
-  return (
-    err instanceof DelayedError || err instanceof UnrecoverableError || err instanceof WaitingChildrenError
-  );
 }
 
 /** How long a job waits when the ledger could not be read (Redis away): no attempt is spent. */
@@ -195,17 +187,18 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       metrics.delivered(prepared, (finishedAt - prepared.receivedAt) / 1000);
       if (await record(row, writer, { outcome: "delivered" }, finishedAt))
         logger.info({ ...attemptLog, result: "ok" }, "delivered");
-      if (timeline.on) {
-        timeline.mark(job.data.p, "picked_up", pickedUp);
-        timeline.mark(job.data.p, "sending", sending);
-        timeline.mark(job.data.p, "answered", answered);
-        timeline.mark(job.data.p, "recorded");
-      }
+      if (timeline.on)
+        timeline.markAll(job.data.p, [
+          ["picked_up", pickedUp],
+          ["sending", sending],
+          ["answered", answered],
+          ["recorded"],
+        ]);
       await target.settled?.(prepared, result, true);
       return;
     }
     const failure: SinkFailure = result.failure;
-    if (failure.kind === "transient" && failure.cancelled) {
+    if (wasCancelled(result)) {
       // Not the destination's answer (this process is stopping, or the breaker opened first): hand
       // the delivery back as it was, unattempted.
       span?.end("cancelled", "released");

@@ -3,7 +3,7 @@
 // failed set for Bull Board), a DelayedError after moveToDelayed parks it without spending an attempt
 // (every retry, every breaker or lease wait: our retry policy, not BullMQ's attempt count, decides),
 // and a RateLimitError pauses the whole queue (unused: limits here are per destination, not per queue).
-import { DelayedError, type Job, UnrecoverableError } from "bullmq";
+import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError } from "bullmq";
 
 /**
  * BullMQ stores a failed attempt's stack on the job, and Bull Board shows it: ours would only repeat
@@ -37,4 +37,11 @@ export function deadLetterError(reason: string): UnrecoverableError {
 export function withJitter(until: number, now: number, random: () => number = Math.random): number {
   const wait = Math.max(0, until - now);
   return until + Math.floor(random() * Math.min(1000, wait / 10 + 50));
+}
+
+/** BullMQ's own control errors (and ours built on them): a processor passes them through untouched. */
+export function isControl(err: unknown): boolean {
+  return (
+    err instanceof DelayedError || err instanceof UnrecoverableError || err instanceof WaitingChildrenError
+  );
 }

@@ -129,12 +129,13 @@ export class IngestService {
     }
     const persisted = timeline.now();
     const jobs = await this.enqueue(hook.id, source.sinks);
-    if (timeline.on) {
-      timeline.mark(hook.id, "received", received);
-      timeline.mark(hook.id, "verified", verified);
-      timeline.mark(hook.id, "persisted", persisted);
-      timeline.mark(hook.id, "job_added");
-    }
+    if (timeline.on)
+      timeline.markAll(hook.id, [
+        ["received", received],
+        ["verified", verified],
+        ["persisted", persisted],
+        ["job_added"],
+      ]);
     await this.waitForReplicas(hook.id, jobs);
     return { status: "accepted", id: hook.id };
   }

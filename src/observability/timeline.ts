@@ -10,6 +10,8 @@ export interface Timeline {
   now(): number;
   /** Record that `id` reached `stage` at `at` (default: now). */
   mark(id: string, stage: string, at?: number): void;
+  /** Record several stages of `id` at once (a stage without a time is now). */
+  markAll(id: string, stages: readonly (readonly [string, number?])[]): void;
 }
 
 const FLUSH_MS = 200;
@@ -24,14 +26,19 @@ function recorder(file: string): Timeline {
   setInterval(flush, FLUSH_MS).unref();
   process.on("exit", flush);
   const now = (): number => performance.timeOrigin + performance.now();
+  const mark = (id: string, stage: string, at = now()): void =>
+    void lines.push(`${id} ${stage} ${at.toFixed(3)}`);
   return {
     on: true,
     now,
-    mark: (id, stage, at = now()) => void lines.push(`${id} ${stage} ${at.toFixed(3)}`),
+    mark,
+    markAll: (id, stages) => {
+      for (const [stage, at] of stages) mark(id, stage, at);
+    },
   };
 }
 
-const OFF: Timeline = { on: false, now: () => 0, mark: () => undefined };
+const OFF: Timeline = { on: false, now: () => 0, mark: () => undefined, markAll: () => undefined };
 
 const prefix = process.env.SWITCHYARD_TIMELINE;
 export const timeline: Timeline = prefix ? recorder(`${prefix}.${process.pid}`) : OFF;

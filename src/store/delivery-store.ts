@@ -91,8 +91,6 @@ export function ledgerOptions(config: Pick<Config, "retention_s" | "recovery">):
   return { retentionS: config.retention_s, staleAfterMs: config.recovery.stale_after_ms };
 }
 
-export { parseRow };
-
 export class DeliveryStore {
   private readonly writes: TickBatch<FinishWrite, boolean>;
 

@@ -8,7 +8,8 @@
 import { expect, it } from "vitest";
 import type { EndpointId } from "../../src/domain/ids.ts";
 import { OUTBOUND_QUEUE } from "../../src/queue/delivery-job.ts";
-import { DeliveryStore, ledgerOptions, parseRow } from "../../src/store/delivery-store.ts";
+import { parseRow } from "../../src/store/delivery-row.ts";
+import { DeliveryStore, ledgerOptions } from "../../src/store/delivery-store.ts";
 import { endpointDeliveryId } from "../../src/store/event-store.ts";
 import {
   createEndpoint,

@@ -9,7 +9,7 @@ import { Redis } from "ioredis";
 import { afterEach, beforeAll, expect, it } from "vitest";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import type { HookId } from "../../src/domain/ids.ts";
-import { parseRow } from "../../src/store/delivery-store.ts";
+import { parseRow } from "../../src/store/delivery-row.ts";
 import { Keys } from "../../src/store/keys.ts";
 import { buildOnce } from "../support/built-dist.ts";
 import { type Exit, type RoleProcess, freePort, roleUp, startRole, tempConfig } from "../support/procfile.ts";

@@ -5,7 +5,7 @@ import type { ErrorClass } from "../../src/domain/error-class.ts";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import type { HookId } from "../../src/domain/ids.ts";
 import { sinkQueueName } from "../../src/queue/delivery-job.ts";
-import { parseRow } from "../../src/store/delivery-store.ts";
+import { parseRow } from "../../src/store/delivery-row.ts";
 import type { TestGateway } from "./test-gateway.ts";
 import { eventually } from "./test-gateway.ts";
 
