@@ -12,12 +12,12 @@ import type { Keys } from "./keys.ts";
 import { parseRow } from "./delivery-row.ts";
 import { groupIndexes } from "./group-indexes.ts";
 import { LuaScript } from "./lua-script.ts";
-import { type RedisClient, pipelineByNode } from "./redis-client.ts";
+import { type RedisClient, isCluster, pipelineByNode } from "./redis-client.ts";
 import { TickBatch } from "./tick-batch.ts";
 
 const claimScript = new LuaScript("claim-delivery-3.lua", 3);
 const renewScript = new LuaScript("renew-lease-2.lua", 2);
-const finishScript = new LuaScript("finish-attempt-n.lua", "n");
+const finishScript = new LuaScript("finish-attempt-n.lua", "n", { oneSlotOnClusterOnly: true });
 const reviveScript = new LuaScript("revive-delivery-n.lua", "n");
 const unlistScript = new LuaScript("unlist-dead-n.lua", "n");
 const claimStaleScript = new LuaScript("claim-stale-2.lua", 2);
@@ -93,12 +93,14 @@ export function ledgerOptions(config: Pick<Config, "retention_s" | "recovery">):
 
 export class DeliveryStore {
   private readonly writes: TickBatch<FinishWrite, boolean>;
+  private readonly perSlot: boolean;
 
   constructor(
     private readonly redis: RedisClient,
     readonly keys: Keys,
     private readonly opts: LedgerOptions,
   ) {
+    this.perSlot = isCluster(redis);
     this.writes = new TickBatch((batch) => this.flush(batch));
   }
 
@@ -158,32 +160,30 @@ export class DeliveryStore {
 
   /**
    * Record an attempt's outcome; false when the write was refused (the writer's lease was taken over,
-   * or the row is no longer live). Writes made within one tick go out as one script call per bucket.
+   * or the row is no longer live). Writes made within one tick go out together (see flush).
    */
   finish(row: FinishWrite["row"], writer: Writer, finish: Finish, now = Date.now()): Promise<boolean> {
     return this.writes.add({ row, writer, finish, now });
   }
 
-  /** One script call per bucket (a call may only touch one slot), all at once; results in batch order. */
+  /** One script call a tick on one Redis; on a cluster one per bucket (one slot a call), at once. */
   private async flush(batch: readonly FinishWrite[]): Promise<boolean[]> {
-    const byBucket = groupIndexes(batch, (write) => bucketOf(write.row.id));
+    const byBucket = groupIndexes(batch, this.perSlot ? (write) => bucketOf(write.row.id) : () => 0);
     const out: boolean[] = new Array<boolean>(batch.length).fill(false);
     await Promise.all(
-      [...byBucket].map(async ([bucket, indexes]) => {
-        const written = await this.flushBucket(
-          bucket,
-          indexes.map((i) => batch[i] as FinishWrite),
-        );
+      [...byBucket.values()].map(async (indexes) => {
+        const written = await this.flushGroup(indexes.map((i) => batch[i] as FinishWrite));
         indexes.forEach((i, j) => (out[i] = written[j] === true));
       }),
     );
     return out;
   }
 
-  private async flushBucket(bucket: number, writes: readonly FinishWrite[]): Promise<boolean[]> {
+  private async flushGroup(writes: readonly FinishWrite[]): Promise<boolean[]> {
     const keys: string[] = [];
     const args: (string | number)[] = [writes.length];
     for (const { row, writer, finish, now } of writes) {
+      const bucket = bucketOf(row.id);
       const own = [this.keys.delivery(row.id), this.parentKey(row), this.keys.watch(bucket)];
       if (finish.outcome === "dead")
         own.push(...dlqIndexKeys(this.keys, row, finish.errorClass), this.keys.dlqIndexes(bucket));

@@ -1,11 +1,12 @@
 // Runs our Lua files by SHA and falls back to sending the source once when Redis has not cached it
 // (first call, or after a restart or failover), so scripts cost one round trip on the hot path. Every
 // call must name keys of one hash tag: a script that touches two slots fails on a Redis Cluster, so it
-// is refused here, on a single Redis too, where every test can see it.
+// is refused here, on a single Redis too, where every test can see it. The one exception is a batch
+// script whose caller groups its calls per slot on a cluster and sends one call on a single Redis.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { hashTagOf } from "./key-slot.ts";
-import type { RedisClient } from "./redis-client.ts";
+import { type RedisClient, isCluster } from "./redis-client.ts";
 
 type Arg = string | number | Buffer;
 
@@ -13,10 +14,15 @@ export class LuaScript {
   readonly sha: string;
   private readonly source: string;
 
-  /** `file` names a script in src/store/lua/; `numKeys` "n" takes as many keys as each call passes. */
+  /**
+   * `file` names a script in src/store/lua/; `numKeys` "n" takes as many keys as each call passes.
+   * `oneSlotOnClusterOnly`: calls may name several hash tags on a single Redis (the caller batches
+   * across them there, and per slot on a cluster).
+   */
   constructor(
     private readonly file: string,
     private readonly numKeys: number | "n",
+    private readonly options: { readonly oneSlotOnClusterOnly?: boolean } = {},
   ) {
     this.source = readFileSync(new URL(`./lua/${file}`, import.meta.url), "utf8");
     this.sha = createHash("sha1").update(this.source).digest("hex");
@@ -24,14 +30,14 @@ export class LuaScript {
 
   /** Run with string replies. */
   run(redis: RedisClient, keys: readonly string[], args: readonly Arg[]): Promise<unknown> {
-    return this.call(keys, args, (sha, src, n, all) =>
+    return this.call(redis, keys, args, (sha, src, n, all) =>
       sha !== undefined ? redis.evalsha(sha, n, ...all) : redis.eval(src, n, ...all),
     );
   }
 
   /** Run with Buffer replies (for scripts that return binary values such as a hook body). */
   runBuffer(redis: RedisClient, keys: readonly string[], args: readonly Arg[]): Promise<unknown> {
-    return this.call(keys, args, (sha, src, n, all) =>
+    return this.call(redis, keys, args, (sha, src, n, all) =>
       sha !== undefined
         ? redis.callBuffer("EVALSHA", [sha, n, ...all])
         : redis.callBuffer("EVAL", [src, n, ...all]),
@@ -39,18 +45,14 @@ export class LuaScript {
   }
 
   private async call(
+    redis: RedisClient,
     keys: readonly string[],
     args: readonly Arg[],
     send: (sha: string | undefined, source: string, numKeys: number, all: Arg[]) => Promise<unknown>,
   ): Promise<unknown> {
     if (this.numKeys !== "n" && keys.length !== this.numKeys)
       throw new Error(`script expects ${this.numKeys} keys, got ${keys.length}`);
-    const tag = keys[0] === undefined ? undefined : hashTagOf(keys[0]);
-    const stray = keys.find((key) => hashTagOf(key) !== tag);
-    if (stray !== undefined)
-      throw new Error(
-        `${this.file}: keys of two hash tags in one call (${keys[0]}, ${stray}): not one cluster slot`,
-      );
+    if (!this.options.oneSlotOnClusterOnly || isCluster(redis)) this.checkOneTag(keys);
     const all = [...keys, ...args];
     try {
       return await send(this.sha, this.source, keys.length, all);
@@ -60,5 +62,14 @@ export class LuaScript {
       }
       throw err;
     }
+  }
+
+  private checkOneTag(keys: readonly string[]): void {
+    const tag = keys[0] === undefined ? undefined : hashTagOf(keys[0]);
+    const stray = keys.find((key) => hashTagOf(key) !== tag);
+    if (stray !== undefined)
+      throw new Error(
+        `${this.file}: keys of two hash tags in one call (${keys[0]}, ${stray}): not one cluster slot`,
+      );
   }
 }
