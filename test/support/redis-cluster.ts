@@ -52,10 +52,16 @@ export interface TestCluster {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+async function until(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+  hopeless: () => boolean = () => false,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check().catch(() => false)) return;
+    if (hopeless()) throw new Error(`test cluster: gave up waiting for ${what}`);
     if (Date.now() > deadline) throw new Error(`test cluster: timed out waiting for ${what}`);
     await sleep(100);
   }
@@ -114,11 +120,15 @@ export async function startTestCluster(opts: { nodeTimeoutMs?: number } = {}): P
     );
     rmSync(dir, { recursive: true, force: true });
   };
-  try {
-    for (let i = 0; i < 6; i++) {
+  // A port freePort handed out can be taken before redis-server binds it (another test's outgoing
+  // connection draws from the same ephemeral range), so a node that exits or never answers is started
+  // again on fresh ports rather than failing the whole cluster.
+  const startNode = async (): Promise<number> => {
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= 5; attempt++) {
       const port = await freePort();
       const bus = await freePort();
-      ports.push(port);
+      if (port === bus || ports.includes(port) || ports.includes(bus)) continue;
       // Each node gets its own directory: nodes.conf and any dump stay apart.
       const nodeDir = mkdtempSync(join(dir, `n${port}-`));
       const args = [
@@ -128,6 +138,8 @@ export async function startTestCluster(opts: { nodeTimeoutMs?: number } = {}): P
         "127.0.0.1",
         "--dir",
         nodeDir,
+        "--logfile",
+        join(nodeDir, "redis.log"),
         "--save",
         "",
         "--appendonly",
@@ -141,11 +153,27 @@ export async function startTestCluster(opts: { nodeTimeoutMs?: number } = {}): P
         "--cluster-node-timeout",
         String(opts.nodeTimeoutMs ?? 1000),
       ];
-      argsOf.set(port, args);
-      children.set(port, spawn("redis-server", args, { stdio: "ignore" }));
+      const child = spawn("redis-server", args, { stdio: "ignore" });
+      try {
+        await until(
+          async () => (await ask(port, (r) => r.ping())) === "PONG",
+          10_000,
+          `node ${port}`,
+          () => child.exitCode !== null || child.signalCode !== null,
+        );
+        ports.push(port);
+        argsOf.set(port, args);
+        children.set(port, child);
+        return port;
+      } catch (err) {
+        lastError = err;
+        child.kill("SIGKILL");
+      }
     }
-    for (const port of ports)
-      await until(async () => (await ask(port, (r) => r.ping())) === "PONG", 10_000, `node ${port}`);
+    throw lastError instanceof Error ? lastError : new Error("test cluster: could not start a node");
+  };
+  try {
+    for (let i = 0; i < 6; i++) await startNode();
     await run("redis-cli", [
       "--cluster",
       "create",
