@@ -2,8 +2,9 @@
 // Switchyard as its Procfile runs it (signed hooks verified, deduplicated, persisted, delivered through
 // the ledger to one http sink), the bare baseline (e2e-baseline.ts), and any other Switchyard checkout
 // given with --against (the code before a change, say), run by its own Procfile.
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fixedRate } from "./e2e-load.ts";
@@ -82,7 +83,7 @@ async function startPair(
     stop: async () => void (await Promise.all([web.stop(), worker?.stop()])),
   };
   try {
-    await waitHttp(`http://127.0.0.1:${port}/healthz`);
+    await waitHttp(`http://127.0.0.1:${port}/healthz`, web);
     const warm = await fixedRate(running.url, SECRET, 200, 1);
     if (warm.non2xx > 0) throw new Error(`${name}: ${warm.non2xx} warm-up hooks refused`);
     if (worker) await opts.receiver.waitFor(warm.sentAt.length, 60_000);
@@ -139,8 +140,13 @@ export function contenders(o: ContenderOptions): Contender[] {
           opts,
         ),
     },
-    ...(o.against ?? []).map((dir) =>
-      switchyard(basename(resolve(dir)), { ...procfileCommands(join(dir, "Procfile")), cwd: resolve(dir) }),
-    ),
+    ...(o.against ?? []).map((dir) => {
+      const commands = procfileCommands(join(dir, "Procfile"));
+      // A checkout whose Procfile runs dist/ but that was never built is built once here.
+      if (/dist\//.test(commands.web) && !existsSync(join(dir, "dist"))) {
+        execFileSync("npm", ["run", "build"], { cwd: dir, stdio: "inherit" });
+      }
+      return switchyard(basename(resolve(dir)), { ...commands, cwd: resolve(dir) });
+    }),
   ];
 }

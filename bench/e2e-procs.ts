@@ -95,10 +95,12 @@ export function startProc(name: string, command: string, env: Record<string, str
   };
 }
 
-/** Resolve once GET `url` answers 2xx. */
-export async function waitHttp(url: string, timeoutMs = 60_000): Promise<void> {
+/** Resolve once GET `url` answers 2xx; fail at once if `proc`, which should serve it, has exited. */
+export async function waitHttp(url: string, proc?: Proc, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    if (proc && (proc.child.exitCode !== null || proc.child.signalCode !== null))
+      throw new Error(`${proc.name} exited before ${url} answered`);
     try {
       const res = await fetch(url);
       if (res.ok) return;

@@ -32,6 +32,7 @@ import {
   saturation,
   sideBySide,
 } from "./e2e-phases.ts";
+import { buildIfNeeded } from "../test/support/procfile.ts";
 import { procfileCommands } from "./e2e-procs.ts";
 import { startReceiver } from "./e2e-receiver-handle.ts";
 import { median, table } from "./support.ts";
@@ -58,6 +59,8 @@ const connections = Number(args.connections);
 const rounds = Number(args.rounds);
 const only = new Set(args.only.split(","));
 const procfile = procfileCommands();
+// The Procfile runs compiled output: measure this tree's code, not a stale or missing dist/.
+await buildIfNeeded(["web", "worker"]);
 const webCmd = args["web-cmd"] ?? procfile.web;
 const workerCmd = args["worker-cmd"] ?? procfile.worker;
 

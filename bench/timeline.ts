@@ -14,6 +14,7 @@ import { startPrivateRedis } from "../src/runtime/dev-redis.ts";
 import { SECRET, contenders } from "./e2e-contenders.ts";
 import { fixedRate, percentile } from "./e2e-load.ts";
 import { saturation } from "./e2e-phases.ts";
+import { buildIfNeeded } from "../test/support/procfile.ts";
 import { procfileCommands } from "./e2e-procs.ts";
 import { startReceiver } from "./e2e-receiver-handle.ts";
 import { table } from "./support.ts";
@@ -45,6 +46,8 @@ const { values: args } = parseArgs({
 const seconds = Number(args.seconds);
 const warmup = Number(args.warmup);
 const procfile = procfileCommands();
+// The Procfile runs compiled output: measure this tree's code, not a stale or missing dist/.
+await buildIfNeeded(["web", "worker"]);
 const tmpDir = mkdtempSync(join(tmpdir(), "bench-timeline-"));
 const server = await startPrivateRedis();
 const redis = new Redis(server.url);
