@@ -1,6 +1,7 @@
 // Hook records in Redis, written together with their delivery rows: the durable truth every job
 // points at. Jobs carry ids only, so a body is stored once however many sinks and retries read it.
-import type { RedisClient } from "./redis-client.ts";
+// The hooks persisted within one tick go to Redis as one script call (one per bucket on a cluster).
+import { type RedisClient, isCluster } from "./redis-client.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
 import { targetKey } from "../domain/delivery.ts";
 import { type HookRecord, idempotencyKey, sinkDeliveryId } from "../domain/hook.ts";
@@ -8,8 +9,19 @@ import { type DeliveryId, type HookId, bucketOf } from "../domain/ids.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 import type { Keys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
+import { TickBatch } from "./tick-batch.ts";
 
-const persistHook = new LuaScript("persist-hook-n.lua", "n");
+const persistHooks = new LuaScript("persist-hooks-n.lua", "n", { oneSlotOnClusterOnly: true });
+
+/** Most hooks in one persist call: bounds one command (bodies included) on a busy tick. */
+const MAX_HOOKS_PER_CALL = 128;
+
+/** One hook's part of a persist call. */
+interface PersistWrite {
+  readonly bucket: number;
+  readonly keys: readonly string[];
+  readonly args: readonly (string | number | Buffer)[];
+}
 
 export type PersistOutcome =
   { readonly kind: "new" } | { readonly kind: "duplicate"; readonly firstId: HookId };
@@ -69,14 +81,21 @@ export function toHookRecord(
 }
 
 export class HookStore {
+  private readonly writes: TickBatch<PersistWrite, PersistOutcome>;
+  private readonly perSlot: boolean;
+
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: Keys,
     private readonly deliveries: DeliveryStore,
-  ) {}
+  ) {
+    this.perSlot = isCluster(redis);
+    this.writes = new TickBatch((batch) => this.flush(batch), MAX_HOOKS_PER_CALL);
+  }
 
   /**
-   * Write `hook` and a pending row per sink unless its dedup key is live; one atomic round trip.
+   * Write `hook` and a pending row per sink unless its dedup key is live, atomically; the round trip is
+   * shared with the other hooks persisted in this tick.
    * `staleAfterMs`: when recovery should first look at a row nobody has picked up.
    */
   async persist(
@@ -93,36 +112,57 @@ export class HookStore {
       sinks: hook.sinks,
       tp: hook.traceparent,
     };
-    const rowKeys: string[] = [];
-    const rowArgs: string[] = [];
+    const keys = [
+      this.keys.dedup(hook.idempotencyKey),
+      this.keys.hook(hook.id),
+      this.keys.watch(bucketOf(hook.id)),
+    ];
+    const args: (string | number | Buffer)[] = [
+      hook.sinks.length,
+      hook.id,
+      opts.dedupTtlS,
+      hook.receivedAt,
+      JSON.stringify(meta),
+      JSON.stringify(hook.headers),
+      hook.body,
+      hook.receivedAt + opts.staleAfterMs,
+      hook.source,
+      hook.tenant ?? "",
+    ];
     for (const sink of hook.sinks) {
       const id = sinkDeliveryId(hook.id, sink);
-      rowKeys.push(this.keys.delivery(id));
-      rowArgs.push(id, targetKey({ kind: "sink", name: sink }));
+      keys.push(this.keys.delivery(id));
+      args.push(id, targetKey({ kind: "sink", name: sink }));
     }
-    const reply = (await persistHook.run(
+    return this.writes.add({ bucket: bucketOf(hook.id), keys, args });
+  }
+
+  /** One call for the tick's hooks on a single Redis; one per bucket (a slot) on a cluster. */
+  private async flush(batch: readonly PersistWrite[]): Promise<PersistOutcome[]> {
+    if (!this.perSlot) return this.persistGroup(batch);
+    const groups = new Map<number, PersistWrite[]>();
+    for (const write of batch) {
+      const group = groups.get(write.bucket);
+      if (group) group.push(write);
+      else groups.set(write.bucket, [write]);
+    }
+    const outcomes = new Map<PersistWrite, PersistOutcome>();
+    await Promise.all(
+      [...groups.values()].map(async (group) => {
+        const results = await this.persistGroup(group);
+        group.forEach((write, i) => outcomes.set(write, results[i] as PersistOutcome));
+      }),
+    );
+    return batch.map((write) => outcomes.get(write) as PersistOutcome);
+  }
+
+  private async persistGroup(group: readonly PersistWrite[]): Promise<PersistOutcome[]> {
+    const reply = (await persistHooks.run(
       this.redis,
-      [
-        this.keys.dedup(hook.idempotencyKey),
-        this.keys.hook(hook.id),
-        this.keys.watch(bucketOf(hook.id)),
-        ...rowKeys,
-      ],
-      [
-        hook.id,
-        opts.dedupTtlS,
-        hook.receivedAt,
-        JSON.stringify(meta),
-        JSON.stringify(hook.headers),
-        hook.body,
-        hook.receivedAt + opts.staleAfterMs,
-        hook.source,
-        hook.tenant ?? "",
-        ...rowArgs,
-      ],
-    )) as [number, string?];
-    if (reply[0] === 1) return { kind: "new" };
-    return { kind: "duplicate", firstId: reply[1] as HookId };
+      group.flatMap((w) => w.keys),
+      group.flatMap((w) => w.args),
+    )) as (number | string)[];
+    return reply.map((r) => (r === 1 ? { kind: "new" } : { kind: "duplicate", firstId: r as HookId }));
   }
 
   /** The record alone (metadata, headers, body). */
