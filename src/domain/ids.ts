@@ -1,7 +1,7 @@
 // Prefixed, time-sortable ids: a log line or an API answer says what kind of thing an id names,
 // and ids sort by creation time, which the DLQ and recovery scans rely on. Hook and delivery ids also
 // carry their storage bucket in their last character, so any id leads straight to its Redis slot.
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomFillSync } from "node:crypto";
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"; // Crockford base32, lower case
 
@@ -29,10 +29,24 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-function encodeBytes(bytes: Buffer, length: number): string {
+function encodeBytes(bytes: Buffer, length: number, offset = 0): string {
   let out = "";
-  for (let i = 0; i < length; i++) out += ALPHABET[(bytes[i] ?? 0) % 32];
+  for (let i = 0; i < length; i++) out += ALPHABET[(bytes[offset + i] ?? 0) % 32];
   return out;
+}
+
+// Random bytes drawn a page at a time: one randomFillSync per 256 ids, not one call (and one Buffer) each.
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function randomOffset(n: number): number {
+  if (poolOffset + n > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const at = poolOffset;
+  poolOffset += n;
+  return at;
 }
 
 /**
@@ -40,7 +54,7 @@ function encodeBytes(bytes: Buffer, length: number): string {
  * With `bucket`, the last character names it (see `bucketOf`).
  */
 export function newId<K extends IdKind>(kind: K, nowMs: number = Date.now(), bucket?: number): PrefixedId<K> {
-  const random = encodeBytes(randomBytes(16), bucket === undefined ? 16 : 15);
+  const random = encodeBytes(pool, bucket === undefined ? 16 : 15, randomOffset(16));
   return `${kind}_${encodeTime(nowMs)}${random}${bucket === undefined ? "" : bucketChar(bucket)}`;
 }
 
