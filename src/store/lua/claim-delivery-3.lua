@@ -19,7 +19,9 @@
     {'missing'}                 no such row
     {'delivered'} | {'dead'}    final
 ]]
-local st = redis.call('HGET', KEYS[1], 'st')
+-- One read of the row's fields and one of the parent's: the claim is on every attempt's path.
+local cur = redis.call('HMGET', KEYS[1], 'st', 'lu', 'fa', 'rp')
+local st = cur[1]
 if not st then
   return {'missing'}
 end
@@ -28,7 +30,7 @@ if st == 'delivered' or st == 'dead' then
 end
 local now = tonumber(ARGV[3])
 if st == 'sending' then
-  local until_ = tonumber(redis.call('HGET', KEYS[1], 'lu') or '0')
+  local until_ = tonumber(cur[2] or '0')
   if until_ > now then
     return {'leased', tostring(until_)}
   end
@@ -36,15 +38,19 @@ end
 local fence = redis.call('HINCRBY', KEYS[1], 'f', 1)
 local attempts = redis.call('HINCRBY', KEYS[1], 'a', 1)
 local leaseUntil = now + tonumber(ARGV[4])
-redis.call('HSET', KEYS[1], 'st', 'sending', 'lo', ARGV[2], 'lu', leaseUntil)
-local fa = redis.call('HGET', KEYS[1], 'fa')
-if not fa then
+local fa = cur[3]
+if fa then
+  redis.call('HSET', KEYS[1], 'st', 'sending', 'lo', ARGV[2], 'lu', leaseUntil)
+else
   fa = ARGV[3]
-  redis.call('HSET', KEYS[1], 'fa', fa)
+  redis.call('HSET', KEYS[1], 'st', 'sending', 'lo', ARGV[2], 'lu', leaseUntil, 'fa', fa)
 end
 redis.call('ZADD', KEYS[3], leaseUntil, ARGV[1])
-local out = {'ok', tostring(fence), tostring(attempts), fa, redis.call('HGET', KEYS[1], 'rp') or ''}
-for i = 5, #ARGV do
-  out[#out + 1] = redis.call('HGET', KEYS[2], ARGV[i]) or false
+local out = {'ok', tostring(fence), tostring(attempts), fa, cur[4] or ''}
+if #ARGV >= 5 then
+  local parent = redis.call('HMGET', KEYS[2], unpack(ARGV, 5))
+  for i = 1, #parent do
+    out[#out + 1] = parent[i]
+  end
 end
 return out
