@@ -72,6 +72,15 @@ export interface IngestDeps {
   readonly now?: () => number;
 }
 
+/** The job of each of a hook's sink deliveries. */
+function jobRows(id: HookId, sinks: readonly string[]): JobRow[] {
+  return sinks.map((sink) => ({
+    id: sinkDeliveryId(id, sink),
+    parentId: id,
+    target: { kind: "sink" as const, name: sink },
+  }));
+}
+
 /** How long a provider should wait after a 503 from us. */
 const STORE_RETRY_AFTER_S = 5;
 const OVERLOAD_RETRY_AFTER_S = 30;
@@ -124,7 +133,9 @@ export class IngestService {
     );
     if (outcome.kind === "duplicate") {
       // The first copy may have been persisted by a request that died before enqueueing: finish its jobs.
-      await this.finishEnqueue(outcome.firstId);
+      // A 200 promises what a 202 does: the first copy's writes on as many replicas as configured.
+      const jobs = await this.finishEnqueue(outcome.firstId);
+      if (jobs) await this.waitForReplicas(outcome.firstId, jobs);
       return { status: "duplicate", id: outcome.firstId };
     }
     const persisted = timeline.now();
@@ -195,22 +206,25 @@ export class IngestService {
   /**
    * The first copy of a hook was persisted; its request may have died before adding its jobs (or is
    * still adding them): add the jobs of rows nobody has picked up. Adding a job that exists is a no-op.
+   * Returns the jobs of every row the record still has (undefined when the record is gone).
    */
-  private async finishEnqueue(id: HookId): Promise<void> {
+  private async finishEnqueue(id: HookId): Promise<JobRow[] | undefined> {
     const stored = await this.store(() => this.deps.hooks.load(id));
-    if (!stored) return;
+    if (!stored) return undefined;
     const pending = Object.entries(stored.deliveries)
       .filter(([, row]) => row?.state === "pending")
       .map(([sink]) => sink);
     if (pending.length > 0) await this.enqueue(id, pending);
+    return jobRows(
+      id,
+      Object.entries(stored.deliveries)
+        .filter(([, row]) => row !== undefined)
+        .map(([sink]) => sink),
+    );
   }
 
   private async enqueue(id: HookId, sinks: readonly string[]): Promise<JobRow[]> {
-    const rows = sinks.map((sink) => ({
-      id: sinkDeliveryId(id, sink),
-      parentId: id,
-      target: { kind: "sink" as const, name: sink },
-    }));
+    const rows = jobRows(id, sinks);
     await this.store(() => this.deps.jobs.enqueue(rows));
     return rows;
   }

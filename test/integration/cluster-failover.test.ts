@@ -114,6 +114,11 @@ it("answers 503 exactly for the hooks whose record or job is on a master without
   // write covers it) rather than queueing one 300 ms WAIT each, one behind the other.
   expect(waits).toBeLessThanOrEqual(Math.max(3, refused.length / 2));
 
+  // Regression: a duplicate did not wait for replicas. A retry while the replica is still down names
+  // the first copy, whose writes no replica holds yet: it is refused again, not answered 200.
+  const early = await post(refused[0]!);
+  expect(early.status).toBe(503);
+
   // The provider retries a 503: the first copy was written, so the retry is a duplicate naming it,
   // and that hook did write to the master that had no replica.
   await cluster.restart(replica.port);
