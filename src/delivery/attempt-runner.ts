@@ -6,14 +6,16 @@
 // count, decides every retry and every death. Inbound sinks and outbound endpoints differ only in
 // their DeliveryTarget.
 import { type DeliveryResult, type SinkFailure, errorClassOf, wasCancelled } from "../domain/error-class.ts";
-import type { DeliveryId } from "../domain/ids.ts";
 import { type Random, decideRetry } from "../domain/retry-policy.ts";
+import { LogThrottle } from "../observability/log-throttle.ts";
 import type { Logger } from "../observability/logger.ts";
 import { type AttemptSpan, TRACING_OFF, type Tracing } from "../observability/tracing.ts";
 import { timeline } from "../observability/timeline.ts";
 import { type DeliveryJob, deliveryOf } from "../queue/delivery-job.ts";
 import type { ClaimResult, DeliveryStore, Finish } from "../store/delivery-store.ts";
+import { asStoreUnavailable } from "../store/store-errors.ts";
 import { deadLetterError, isControl, parkJob, withJitter } from "./bullmq-control.ts";
+import { claimReviving } from "./claim-reviving.ts";
 import type {
   Admission,
   AttemptMetrics,
@@ -50,6 +52,7 @@ interface Held {
 
 /** How long a job waits when the ledger could not be read (Redis away): no attempt is spent. */
 const STORE_PARK_MS = 2000;
+const OUTAGE_LOG_INTERVAL_MS = 10_000;
 
 /** Build the BullMQ processor of one delivery queue. */
 export function createAttemptRunner<P extends PreparedAttempt>(
@@ -59,6 +62,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
   const random = deps.random ?? Math.random;
   const { target, ledger, metrics, leaseMs, logger } = deps;
   const tracing = deps.tracing ?? TRACING_OFF;
+  const outageLog = new LogThrottle(OUTAGE_LOG_INTERVAL_MS, now);
 
   return async (job, token) => {
     const held: Held = {};
@@ -67,8 +71,11 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     } catch (err) {
       if (isControl(err)) throw err;
       // A bug or an infrastructure error mid-attempt: never let BullMQ fail the job for it (its
-      // attempt count is not ours). Hand the row back unattempted and come back shortly.
-      logger.error({ job_id: job.id, err: (err as Error).message }, "attempt failed unexpectedly");
+      // attempt count is not ours). Hand the row back unattempted and come back shortly. A Redis
+      // outage is expected weather, not a bug: one warning per interval, not an error per job.
+      if (asStoreUnavailable(err))
+        outageLog.warn(logger, { err: (err as Error).message }, "delivery store unavailable; jobs parked");
+      else logger.error({ job_id: job.id, err: (err as Error).message }, "attempt failed unexpectedly");
       held.span?.end("error", "released");
       if (held.admission) await target.unadmit(job, held.admission).catch(() => undefined);
       if (held.row && held.writer)
@@ -92,7 +99,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     // Phase 2: claim the row, reading its parent with it.
     let claim: ClaimResult;
     try {
-      claim = await claimOnce(job, token, id);
+      claim = await claimReviving({ ledger, target, logger, leaseMs, now }, job, token, id);
     } catch (err) {
       await target.unadmit(job, admission);
       logger.warn({ delivery_id: id, err: (err as Error).message }, "could not claim a delivery");
@@ -242,22 +249,6 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       "attempt failed",
     );
     return parkJob(job, token, next, failure.reason);
-  }
-
-  /** Claim, reviving first a dead row whose failed job an operator has retried (Bull Board). */
-  async function claimOnce(
-    job: DeliveryJob,
-    token: string | undefined,
-    id: DeliveryId,
-  ): Promise<ClaimResult> {
-    const claim = () =>
-      ledger.claim(id, target.parentKey(job), token ?? String(job.id), leaseMs, target.parentFields, now());
-    const first = await claim();
-    if (first.kind !== "dead") return first;
-    const row = await ledger.get(id);
-    if (!row || (await ledger.revive(row, undefined, Infinity, now())) !== "moved") return first;
-    logger.info({ delivery_id: id, parent_id: job.data.p }, "dead delivery retried by an operator");
-    return claim();
   }
 
   /** Write an outcome; a refusal means another worker owns the row now, which is counted, not an error. */
