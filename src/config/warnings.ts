@@ -1,7 +1,6 @@
 // Cross-field checks that do not stop boot but name a combination that will hurt in production: the
 // boot logs them and `switchyard check-config` prints them. Refusals (a retention shorter than a
 // retry, an unknown sink) are the schema's; what is only risky is said here, with the key to change.
-import { inboundAttemptMs, outboundAttemptMs } from "./attempt-bounds.ts";
 import type { Config } from "./schema.ts";
 
 export interface ConfigWarning {
@@ -20,44 +19,6 @@ export interface ProcessRoles {
 const CLAIM_CHECK_TYPES: ReadonlySet<string> = new Set(["amqp", "kafka"]);
 
 const list = (names: readonly string[]): string => names.join(", ");
-
-/**
- * A job's BullMQ lock (`dispatch.lock_ms`) is renewed while its attempt runs. A worker cut off from
- * Redis but not from the sink stops renewing: once the lock lapses another worker takes the job and
- * sends it again while the first attempt may still be running, so the receiver gets it twice. An
- * attempt that cannot outlast the lock cannot overlap its successor.
- */
-function lockShorterThanAttempts(config: Config): ConfigWarning[] {
-  const lockMs = config.dispatch.lock_ms;
-  const out: ConfigWarning[] = [];
-  const durable = Object.entries(config.sinks)
-    .filter(([, sink]) => sink.type !== "log")
-    .map(([name]) => name);
-  const inbound = inboundAttemptMs(config);
-  if (durable.length > 0 && lockMs < inbound) {
-    out.push({
-      path: "dispatch.lock_ms",
-      message:
-        `${lockMs} ms is shorter than an attempt of sink ${list(durable)} may run ` +
-        `(dispatch.attempt_timeout_ms ${inbound} ms): a worker that loses Redis for longer than the lock ` +
-        `has its job taken over and sent again while its own attempt still runs (a duplicate delivery). ` +
-        `Raise dispatch.lock_ms to ${inbound} (a dead worker's jobs then come back after up to 1.5× the lock) ` +
-        `or lower dispatch.attempt_timeout_ms.`,
-    });
-  }
-  const outbound = outboundAttemptMs(config);
-  if (lockMs < outbound) {
-    out.push({
-      path: "dispatch.lock_ms",
-      message:
-        `${lockMs} ms is shorter than an outbound attempt may run (outbound.timeout_ms ` +
-        `${config.outbound.timeout_ms} ms + 1 s): a worker that loses Redis for longer than the lock has ` +
-        `its endpoint delivery taken over and sent again while its own request still runs. Raise ` +
-        `dispatch.lock_ms to ${outbound} or lower outbound.timeout_ms.`,
-    });
-  }
-  return out;
-}
 
 /**
  * Claim URLs are built by the process that delivers. Without `http.public_url` it falls back to its
@@ -99,7 +60,6 @@ function unscrapedDeliveryMetrics(config: Config, roles: ProcessRoles): ConfigWa
 /** Every warning for `config` in a process running `roles`; empty when there is nothing to say. */
 export function configWarnings(config: Config, roles: ProcessRoles): ConfigWarning[] {
   return [
-    ...(roles.dispatch ? lockShorterThanAttempts(config) : []),
     ...unusableClaimUrls(config, roles),
     ...unscrapedDeliveryMetrics(config, roles),
   ];

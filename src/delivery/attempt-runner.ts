@@ -16,6 +16,7 @@ import type { ClaimResult, DeliveryStore, Finish } from "../store/delivery-store
 import { asStoreUnavailable } from "../store/store-errors.ts";
 import { deadLetterError, isControl, parkJob, withJitter } from "./bullmq-control.ts";
 import { claimReviving } from "./claim-reviving.ts";
+import { LeaseGuard } from "./lease-guard.ts";
 import type {
   Admission,
   AttemptMetrics,
@@ -98,6 +99,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
 
     // Phase 2: claim the row, reading its parent with it.
     let claim: ClaimResult;
+    const claimedAt = now();
     try {
       claim = await claimReviving({ ledger, target, logger, leaseMs, now }, job, token, id);
     } catch (err) {
@@ -164,22 +166,25 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       return deadLetter(prepared, row, writer, { kind: "transient", reason }, log, "attempts", false);
     }
 
-    // Phase 3: send, renewing the lease while the attempt runs long. The attempt is a span of the
+    // Phase 3: send, renewing the lease while the attempt runs long (and ending the attempt if it
+    // cannot be renewed: see LeaseGuard). The attempt is a span of the
     // hook's trace (tracing on), and its log lines carry the trace id.
     const span = tracing.startAttempt(prepared.target, prepared.traceParent, log);
     held.span = span;
     const traced = span ? { ...log, trace_id: span.traceId } : log;
     const startedAt = now();
     const sending = timeline.now();
-    const renewal = setInterval(
-      () => void ledger.renew(id, claim.fence, now() + leaseMs).catch(() => undefined),
-      Math.max(250, Math.floor(leaseMs / 2)),
-    );
+    const lease = new LeaseGuard({
+      renew: (until) => ledger.renew(id, claim.fence, until),
+      leaseMs,
+      until: claimedAt + leaseMs,
+      now,
+    });
     let result: DeliveryResult;
     try {
-      result = await target.send(prepared, claimed, admission, span?.traceparent);
+      result = await target.send(prepared, claimed, admission, span?.traceparent, lease);
     } finally {
-      clearInterval(renewal);
+      lease.stop();
     }
     // From here the target accounts for the admission itself (settled, or unadmit when handed back).
     held.admission = undefined;

@@ -80,9 +80,9 @@ function sinkTarget(deps: ProcessorDeps): DeliveryTarget<SinkAttempt> {
         },
       };
     },
-    send: async (p, _claimed, admission, traceparent): Promise<DeliveryResult> => {
+    send: async (p, _claimed, admission, traceparent, lease): Promise<DeliveryResult> => {
       const delivery = traceparent === undefined ? p.delivery : { ...p.delivery, traceparent };
-      const result = await safeDeliver(sink, delivery, inboundAttemptMs(config), deps.inFlight);
+      const result = await safeDeliver(sink, delivery, inboundAttemptMs(config), deps.inFlight, lease);
       // A cancelled attempt is no answer from the sink: the runner hands it back (unadmit). Counting is
       // best effort: a breaker write that fails must not make a delivered send look failed.
       if (!wasCancelled(result))

@@ -6,6 +6,7 @@ import type { Target } from "../domain/delivery.ts";
 import type { DeliveryResult, ErrorClass } from "../domain/error-class.ts";
 import type { DeliveryId, ReplayId } from "../domain/ids.ts";
 import type { DeliveryJob } from "../queue/delivery-job.ts";
+import type { Cancellation } from "./safe-deliver.ts";
 
 /** May an attempt start now? A pass holds whatever the target reserved (a probe, a slot). */
 export type Admission =
@@ -56,15 +57,16 @@ export interface DeliveryTarget<P extends PreparedAttempt> {
   /** Build the attempt from the claimed row; a string says why it can never be delivered. */
   prepare(job: DeliveryJob, claimed: ClaimedDelivery): Promise<P | string>;
   /**
-   * Send one attempt, bounded by the attempt timeout and cancellable by shutdown (see safeAttempt),
-   * and account for it (breaker, slots). Never throws: every failure is a result. `traceparent`: the
-   * attempt span's, for the destination (undefined with tracing off).
+   * Send one attempt, bounded by the attempt timeout and cancellable by shutdown and by `lease` (see
+   * safeAttempt), and account for it (breaker, slots). Never throws: every failure is a result.
+   * `traceparent`: the attempt span's, for the destination (undefined with tracing off).
    */
   send(
     p: P,
     claimed: ClaimedDelivery,
     admission: Admission,
     traceparent: string | undefined,
+    lease: Cancellation,
   ): Promise<DeliveryResult>;
   /** After the ledger recorded an outcome: side effects such as disabling an endpoint. */
   settled?(p: P, result: DeliveryResult, final: boolean): Promise<void>;

@@ -151,11 +151,12 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
       };
     },
 
-    send: async (p, _claimed, admission, traceparent) => {
+    send: async (p, _claimed, admission, traceparent, lease) => {
       const result = await safeAttempt(
         (signal) => post(p, signal, traceparent),
         outboundAttemptMs(config),
         deps.inFlight,
+        lease,
       );
       const probe = admission.pass && admission.probe;
       // A cancelled attempt is handed back with its slot (unadmit); any other has used it.

@@ -17,58 +17,69 @@ function isDeliveryResult(value: unknown): value is DeliveryResult {
   );
 }
 
+/** Something that may cancel an attempt, saying why: a shutdown, a lease that lapses. */
+export interface Cancellation {
+  /** Register `cancel`; returns the function that unregisters it. */
+  track(cancel: (why: string) => void): () => void;
+}
+
+const SHUTTING_DOWN = "worker shutting down";
+
 /**
  * The attempts running in one worker pool, so a forced shutdown can abort them all. A plain set of
  * callbacks: cheaper per attempt than a listener on a shared AbortSignal.
  */
-export class InFlightAttempts {
-  private readonly active = new Set<() => void>();
+export class InFlightAttempts implements Cancellation {
+  private readonly active = new Set<(why: string) => void>();
   private stopped = false;
 
-  /** Register `cancel`; returns the function that unregisters it. */
-  track(cancel: () => void): () => void {
-    if (this.stopped) cancel();
+  track(cancel: (why: string) => void): () => void {
+    if (this.stopped) cancel(SHUTTING_DOWN);
     this.active.add(cancel);
     return () => this.active.delete(cancel);
   }
 
   cancelAll(): void {
     this.stopped = true;
-    for (const cancel of this.active) cancel();
+    for (const cancel of this.active) cancel(SHUTTING_DOWN);
   }
 }
 
 /**
- * Run one attempt, bounded by `timeoutMs`; the sink's signal aborts when the time is up, or when
- * `inFlight` is cancelled (the worker is shutting down and hands the job back).
+ * Run one attempt, bounded by `timeoutMs`; the sink's signal aborts when the time is up, or when a
+ * cancellation fires: `inFlight` (the worker is shutting down and hands the job back) or `lease` (the
+ * attempt's lease could not be renewed, so it must end before another worker may take the delivery).
  */
 export function safeDeliver(
   sink: Sink,
   delivery: Delivery,
   timeoutMs: number,
-  inFlight?: InFlightAttempts,
+  inFlight?: Cancellation,
+  lease?: Cancellation,
 ): Promise<DeliveryResult> {
-  return safeAttempt((signal) => sink.deliver(delivery, signal), timeoutMs, inFlight);
+  return safeAttempt((signal) => sink.deliver(delivery, signal), timeoutMs, inFlight, lease);
 }
 
 /** `safeDeliver` for any attempt function (an outbound endpoint's request, say). */
 export async function safeAttempt(
   attempt: (signal: AbortSignal) => unknown,
   timeoutMs: number,
-  inFlight?: InFlightAttempts,
+  inFlight?: Cancellation,
+  lease?: Cancellation,
 ): Promise<DeliveryResult> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
-  let untrack: (() => void) | undefined;
+  const untrack: (() => void)[] = [];
   const stopped = new Promise<DeliveryResult>((resolve) => {
     timer = setTimeout(() => {
       controller.abort(new Error("attempt timed out"));
       resolve(transient(`attempt timed out after ${timeoutMs} ms`));
     }, timeoutMs);
-    untrack = inFlight?.track(() => {
-      controller.abort(new Error("worker shutting down"));
-      resolve(cancelled("attempt cancelled: worker shutting down"));
-    });
+    const cancel = (why: string): void => {
+      controller.abort(new Error(why));
+      resolve(cancelled(`attempt cancelled: ${why}`));
+    };
+    for (const c of [inFlight, lease]) if (c) untrack.push(c.track(cancel));
   });
   try {
     let answer: unknown;
@@ -86,6 +97,6 @@ export async function safeAttempt(
     return await Promise.race([settled, stopped]);
   } finally {
     clearTimeout(timer);
-    untrack?.();
+    for (const u of untrack) u();
   }
 }
