@@ -59,8 +59,5 @@ function unscrapedDeliveryMetrics(config: Config, roles: ProcessRoles): ConfigWa
 
 /** Every warning for `config` in a process running `roles`; empty when there is nothing to say. */
 export function configWarnings(config: Config, roles: ProcessRoles): ConfigWarning[] {
-  return [
-    ...unusableClaimUrls(config, roles),
-    ...unscrapedDeliveryMetrics(config, roles),
-  ];
+  return [...unusableClaimUrls(config, roles), ...unscrapedDeliveryMetrics(config, roles)];
 }
