@@ -2,7 +2,7 @@
 // The command connection fails fast when Redis is away (ingest answers 503 and the provider retries);
 // worker connections wait and reconnect forever, as BullMQ requires. On a cluster the same options
 // apply to the connection of every node, and BullMQ duplicates the client for its blocking commands.
-import { Cluster, type ClusterOptions, Redis, type RedisOptions } from "ioredis";
+import { Cluster, type ClusterNode, type ClusterOptions, Redis, type RedisOptions } from "ioredis";
 import type { RedisConfig } from "../config/redis-schema.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 
@@ -38,6 +38,59 @@ function withoutOfflineQueue(options: RedisOptions): Omit<RedisOptions, "enableO
   return rest;
 }
 
+/**
+ * An ioredis Cluster whose connect() settles. ioredis's own never does when its first ready check finds
+ * cluster_state:fail, as for the seconds a master fails over: it stops listening for the close it then
+ * provokes and reconnects on a promise of its own, leaving the caller's pending though the client is
+ * ready seconds later. A worker started during a failover hung at boot that way (and BullMQ calls
+ * connect() on its connections). Here connect() also resolves on "ready" and fails on "end"; the
+ * duplicates BullMQ makes for its blocking connections are of this class too.
+ */
+export class SettlingCluster extends Cluster {
+  /** One wait for "ready" shared by the caller's connect() and ioredis's reconnects. */
+  private ready: Promise<void> | undefined;
+
+  constructor(
+    private readonly seeds: ClusterNode[],
+    options: ClusterOptions,
+  ) {
+    super(seeds, options);
+  }
+
+  override connect(): Promise<void> {
+    const attempt = super.connect();
+    return Promise.race([attempt, this.whenReady()]);
+  }
+
+  override duplicate(nodes: ClusterNode[] = [], options: ClusterOptions = {}): SettlingCluster {
+    return new SettlingCluster(nodes.length > 0 ? nodes : this.seeds.slice(), {
+      ...this.options,
+      ...options,
+    });
+  }
+
+  private whenReady(): Promise<void> {
+    if (this.ready) return this.ready;
+    const ready = new Promise<void>((resolve, reject) => {
+      const settle = (err?: Error): void => {
+        this.off("ready", onReady);
+        this.off("end", onEnd);
+        this.ready = undefined;
+        if (err) reject(err);
+        else resolve();
+      };
+      const onReady = (): void => settle();
+      const onEnd = (): void => settle(new Error("Connection is closed."));
+      this.once("ready", onReady);
+      this.once("end", onEnd);
+    });
+    // Nobody may be waiting when it fails (the attempt settled first): not an unhandled rejection.
+    ready.catch(() => undefined);
+    this.ready = ready;
+    return ready;
+  }
+}
+
 function connect(target: RedisTarget, options: RedisOptions, offlineQueue: boolean): RedisClient {
   const nodes = target.cluster?.nodes;
   if (!nodes) return new Redis(target.url, { ...COMMON, ...options });
@@ -49,7 +102,7 @@ function connect(target: RedisTarget, options: RedisOptions, offlineQueue: boole
     // The nodes announce themselves by address: connect to what they say, with the seeds' credentials.
     redisOptions: { ...seeds[0]?.auth, ...withoutOfflineQueue(options) },
   };
-  return new Cluster(
+  return new SettlingCluster(
     seeds.map(({ host, port }) => ({ host, port })),
     cluster,
   );

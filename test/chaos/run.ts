@@ -1,9 +1,10 @@
 // `npm run test:chaos`: the fault-injection suite's long mode. Every fault fires again and again for
 // --duration while signed hooks and outbound events flow; then the run drains and prints its table.
 // Exits 1 if anything accepted was lost, a delivery did not end by the drain deadline, or a fault
-// could not be injected.
+// could not be injected. --cluster runs it on a 6-node Redis Cluster (wait_replicas 1) whose masters
+// fail over, instead of one AOF redis-server that crashes.
 //
-//   npm run test:chaos -- --duration 180 --inbound 20 --outbound 10 --drain 120 [--keep-logs]
+//   npm run test:chaos -- --duration 180 --inbound 20 --outbound 10 --drain 120 [--cluster] [--keep-logs]
 import { cpus } from "node:os";
 import { parseArgs } from "node:util";
 import { runChaos } from "../support/chaos/scenario.ts";
@@ -15,6 +16,7 @@ const { values } = parseArgs({
     inbound: { type: "string", default: "20" },
     outbound: { type: "string", default: "10" },
     drain: { type: "string", default: "120" },
+    cluster: { type: "boolean", default: false },
     "keep-logs": { type: "boolean", default: false },
   },
 });
@@ -28,6 +30,7 @@ function seconds(name: string, value: string): number {
 const started = Date.now();
 const result = await runChaos({
   mode: "long",
+  redis: values.cluster ? "cluster" : "single",
   durationMs: seconds("duration", values.duration) * 1000,
   inboundPerS: seconds("inbound", values.inbound),
   outboundPerS: seconds("outbound", values.outbound),

@@ -41,7 +41,10 @@ export interface TestCluster {
   kill(port: number): void;
   /** Start the node on `port` again (killing it first if it runs); it rejoins with its old identity. */
   restart(port: number): Promise<void>;
-  /** Resolve once every live node reports cluster_state:ok and every replica's link is up. */
+  /**
+   * Resolve once every live node is in the cluster's view, there are 3 masters, every node reports
+   * cluster_state:ok and the role the view gives it, and every replica's link to its master is up.
+   */
   waitHealthy(timeoutMs?: number): Promise<void>;
   /** DBSIZE of every current master, by port. */
   dbsizes(): Promise<Map<number, number>>;
@@ -152,6 +155,11 @@ export async function startTestCluster(opts: { nodeTimeoutMs?: number } = {}): P
         String(bus),
         "--cluster-node-timeout",
         String(opts.nodeTimeoutMs ?? 1000),
+        // A replica's full sync starts at once, not after the 5 s Redis waits by default for more
+        // replicas to share a diskless transfer: the cluster is ready sooner, a failed-over node is
+        // back in sync sooner.
+        "--repl-diskless-sync-delay",
+        "0",
       ];
       const child = spawn("redis-server", args, { stdio: "ignore" });
       try {
@@ -220,23 +228,31 @@ export async function startTestCluster(opts: { nodeTimeoutMs?: number } = {}): P
       children.set(port, spawn("redis-server", argsOf.get(port) ?? [], { stdio: "ignore" }));
       await until(async () => (await ask(port, (r) => r.ping())) === "PONG", 10_000, `node ${port}`);
     },
+    // One node's CLUSTER NODES can lag behind the cluster (just after `--cluster create` a node may
+    // still list all six as masters), so the view must name every live node and three masters, and
+    // each node must agree about its own role: else a replica still in its first sync would pass for
+    // healthy, and a master killed then is never failed over ("disconnected from master for longer
+    // than allowed").
     waitHealthy: (timeoutMs = 20_000) =>
       until(
         async () => {
           const nodes = await topology();
-          if (nodes.filter((n) => n.role === "master").length < 3) return false;
+          if (nodes.filter((n) => n.role === "master").length !== 3) return false;
+          if (live().some((port) => !nodes.some((n) => n.port === port))) return false;
           for (const node of nodes) {
             const info = String(await ask(node.port, (r) => r.call("CLUSTER", "INFO")));
             if (!info.includes("cluster_state:ok")) return false;
+            const repl = await ask(node.port, (r) => r.info("replication"));
+            if (node.role === "master" && !repl.includes("role:master")) return false;
             if (node.role === "replica") {
-              const repl = await ask(node.port, (r) => r.info("replication"));
-              if (!repl.includes("master_link_status:up")) return false;
+              if (!repl.includes("role:slave") || !repl.includes("master_link_status:up")) return false;
+              if (!repl.includes(`master_port:${node.masterPort}`)) return false;
             }
           }
           return true;
         },
         timeoutMs,
-        "cluster_state:ok on every node",
+        "cluster_state:ok on every node, each replica in sync with its master",
       ),
     dbsizes: async () => {
       const out = new Map<number, number>();

@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import { Arrivals } from "../support/chaos/arrivals.ts";
 import { type DeliveryView, type Expectation, drain } from "../support/chaos/drain.ts";
-import { formatTable, rowOf } from "../support/chaos/report.ts";
+import { formatSenders, formatTable, rowOf } from "../support/chaos/report.ts";
+import { SteadySender, type Try } from "../support/chaos/traffic.ts";
 
 function expectation(
   accepted: Record<string, string>,
@@ -84,4 +85,36 @@ describe("chaos accounting", () => {
     expect(drained.drained).toBe(true);
     expect(rowOf(e, drained).lost).toBe(0);
   });
+
+  it("a sender counts an item as accepted only once answered 2xx; an item refused at every try is never accepted", async () => {
+    // Per item, the answers its tries get: 503 twice then 202 (a failover), always 503, 202 at once.
+    const script: Record<string, Try[]> = {
+      "s-1": [refused503, refused503, { ok: true }],
+      "s-2": [refused503, refused503, refused503],
+      "s-3": [{ ok: true }],
+    };
+    let stopped: Promise<void> | undefined;
+    const sender = new SteadySender(
+      "s",
+      { ratePerS: 1000, maxTries: 3, retryDelayMs: 1, maxInFlight: 3, requestTimeoutMs: 1000 },
+      async (seq) => {
+        // The third item stops the ticks (launched in one tick, none has finished: a 4th is skipped).
+        if (seq === "s-3") stopped ??= sender.stop();
+        return script[seq]!.shift()!;
+      },
+    );
+    sender.start();
+    while (stopped === undefined) await new Promise((r) => setTimeout(r, 1));
+    await stopped;
+    expect(sender.started).toBe(3);
+    expect({ accepted: sender.acceptedItems, afterRefusals: sender.acceptedAfterRefusal }).toEqual({
+      accepted: 2,
+      afterRefusals: 1,
+    });
+    expect(sender.givenUp).toEqual(["s-2"]);
+    expect(sender.refusals.get("503")).toBe(5);
+    expect(formatSenders(new Map([["inbound", sender]]))).toMatch(/\ninbound +3 +2 +1 +1 +5 +5$/);
+  });
 });
+
+const refused503: Try = { ok: false, reason: "503", retry: true };

@@ -41,12 +41,23 @@ async function pooled<T>(items: readonly T[], limit: number, task: (item: T) => 
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
-/** `{state: count}` over every expectation's outstanding deliveries. */
-function progress(outstanding: ReadonlyMap<string, ReadonlyMap<string, DeliveryView>>): string {
+/**
+ * `{state: count}` over every expectation's outstanding deliveries, and when only a few are left, which
+ * (a straggler holding up the drain is then named, for its logs).
+ */
+function progress(
+  outstanding: ReadonlyMap<string, ReadonlyMap<string, DeliveryView>>,
+  accepted: ReadonlyMap<string, ReadonlyMap<string, string>>,
+): string {
   const states = new Map<string, number>();
-  for (const views of outstanding.values())
-    for (const v of views.values()) states.set(v.state, (states.get(v.state) ?? 0) + 1);
-  return JSON.stringify(Object.fromEntries(states));
+  const few: string[] = [];
+  for (const [label, views] of outstanding)
+    for (const [key, v] of views) {
+      states.set(v.state, (states.get(v.state) ?? 0) + 1);
+      few.push(`${label}: ${key} (${accepted.get(label)?.get(key) ?? "?"})`);
+    }
+  const named = few.length <= 3 ? `: ${few.join("; ")}` : "";
+  return `${JSON.stringify(Object.fromEntries(states))}${named}`;
 }
 
 export async function drain(
@@ -60,6 +71,7 @@ export async function drain(
   },
 ): Promise<DrainOutcome> {
   const t0 = Date.now();
+  const accepted = new Map(expectations.map((e) => [e.label, e.accepted]));
   const dead = new Map(expectations.map((e) => [e.label, new Map<string, DeliveryView>()]));
   let outstanding = new Map<string, Map<string, DeliveryView>>();
   let lastReport = t0;
@@ -83,7 +95,7 @@ export async function drain(
     if (opts.onPoll && Date.now() - lastReport >= 5000) {
       lastReport = Date.now();
       opts.onPoll(
-        `  ${((Date.now() - t0) / 1000).toFixed(0)} s: ${left} outstanding ${progress(outstanding)}`,
+        `  ${((Date.now() - t0) / 1000).toFixed(0)} s: ${left} outstanding ${progress(outstanding, accepted)}`,
       );
     }
     if (left === 0) return { dead, outstanding, tookMs: Date.now() - t0, drained: true };

@@ -1,8 +1,9 @@
 // What the chaos run breaks, one fault a small object behind one interface, and the schedule that fires
-// them while traffic flows. A new failure (a Redis Cluster master failover, once the harness can start
-// a cluster) is one more `Fault`: nothing else in the harness changes.
+// them while traffic flows. A new failure is one more `Fault`: nothing else in the harness changes (the
+// Redis Cluster master failover was added that way).
 import { closeConnection, connectionPids } from "../rabbit.ts";
 import type { PersistentRedis } from "../persistent-redis.ts";
+import type { TestCluster } from "../redis-cluster.ts";
 import { type Cluster, waitForHttp } from "./processes.ts";
 import type { ChaosReceiver, ReceiverMode } from "./receiver.ts";
 
@@ -88,6 +89,59 @@ export function redisCrash(redis: PersistentRedis, downMs: number): Fault {
       const listening = Date.now() - t;
       await redis.waitUntilLoaded();
       return `down ${downMs} ms; listening again after ${listening} ms, AOF loaded after ${Date.now() - t} ms`;
+    },
+  };
+}
+
+/** Poll `check` every 100 ms until it holds; throws after `timeoutMs`. */
+async function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/**
+ * SIGKILL a random master of the test cluster, wait until its replica is promoted (the cluster serves
+ * every slot again), then start the killed node again and wait until it is that new master's replica
+ * and in sync. It starts only on a healthy cluster: killing a master whose replica is still syncing
+ * would lose what no replica had, a second fault rather than a failover. The killed node comes back
+ * empty (the test cluster keeps nothing on disk) and resyncs as a replica, so only what its replica
+ * held survives: what `wait_replicas: 1` promises.
+ */
+export function masterFailover(
+  cluster: TestCluster,
+  random: () => number = Math.random,
+  recoverMs = 60_000,
+): Fault {
+  return {
+    name: "Redis master failover",
+    async inject() {
+      await cluster.waitHealthy(recoverMs);
+      const topology = await cluster.topology();
+      const masters = topology.filter((n) => n.role === "master");
+      const victim = masters[Math.floor(random() * masters.length)]!;
+      const replica = topology.find((n) => n.role === "replica" && n.masterPort === victim.port);
+      if (replica === undefined) throw new Error(`master ${victim.port} has no replica to promote`);
+      cluster.kill(victim.port);
+      const killedAt = Date.now();
+      await until(`replica ${replica.port} promoted`, recoverMs, async () => {
+        const now = await cluster.masters();
+        const ports = now.map((m) => m.port);
+        return now.length === masters.length && ports.includes(replica.port) && !ports.includes(victim.port);
+      });
+      const promoted = Date.now() - killedAt;
+      await cluster.restart(victim.port);
+      const restartedAt = Date.now();
+      await until(`${victim.port} to rejoin as the replica of ${replica.port}`, recoverMs, async () =>
+        (await cluster.topology()).some((n) => n.port === victim.port && n.masterPort === replica.port),
+      );
+      await cluster.waitHealthy(recoverMs);
+      return (
+        `master ${victim.port} killed; replica ${replica.port} promoted after ${promoted} ms; ` +
+        `${victim.port} restarted, its replica in sync after ${Date.now() - restartedAt} ms`
+      );
     },
   };
 }

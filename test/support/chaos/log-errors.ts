@@ -21,14 +21,16 @@ export function loggedErrors(dir: string, max = 12): string[] {
     const role = file.replace(/\.\d+\.log$/, "");
     for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
       if (!line.startsWith("{")) continue;
-      let entry: { level?: number; msg?: string; err?: string };
+      // pino writes `err` as the serialized error when an Error was logged, as a string when a message was.
+      let entry: { level?: number; msg?: string; err?: string | { message?: string } };
       try {
         entry = JSON.parse(line) as typeof entry;
       } catch {
         continue;
       }
       if ((entry.level ?? 0) < ERROR_LEVEL) continue;
-      const key = `${role}: ${entry.msg ?? ""}${entry.err ? `: ${shape(entry.err)}` : ""}`;
+      const err = typeof entry.err === "object" ? entry.err.message : entry.err;
+      const key = `${role}: ${entry.msg ?? ""}${err ? `: ${shape(err)}` : ""}`;
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
   }

@@ -1,7 +1,8 @@
-// When things were unavailable during a chaos run, measured from outside: a probe writing to Redis
-// every 100 ms on a connection of its own, and the moments the senders were refused. Side by side they
-// tell how long the gateway stayed unavailable after Redis itself was back.
-import { Redis } from "ioredis";
+// When things were unavailable during a chaos run, measured from outside: a probe writing to Redis (to
+// every master of a cluster) every 100 ms on a connection of its own, and the moments the senders were
+// refused. Side by side they tell how long the gateway stayed unavailable after Redis itself was back.
+import { Cluster, Redis } from "ioredis";
+import { keySlot } from "../../../src/store/key-slot.ts";
 
 /** Failure moments (ms since the epoch) grouped into [first, last] windows split by quiet gaps. */
 export function windowsOf(moments: readonly number[], gapMs = 1000): [number, number][] {
@@ -28,47 +29,75 @@ export function formatWindows(windows: readonly [number, number][], t0: number, 
   return parts.join(", ") || "none";
 }
 
-/** A write every `everyMs`; `failures` holds the moments a write failed or took over 500 ms. */
+/** Commands fail at once when the connection is away, and after 500 ms when it does not answer. */
+const FAIL_FAST = { maxRetriesPerRequest: 0, commandTimeout: 500, connectTimeout: 500 } as const;
+
+/**
+ * A write every `everyMs` to each of `keys` (one key on one Redis; on a cluster one key in each master's
+ * slots, so a master failing over shows); `failures` holds the moments a write failed or took over
+ * 500 ms. The connection is its own, made to fail fast rather than queue.
+ */
 export class RedisProbe {
   readonly failures: number[] = [];
-  private readonly conn: Redis;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(url: string) {
-    this.conn = new Redis(url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      commandTimeout: 500,
-      connectTimeout: 500,
-      retryStrategy: () => 50,
-    });
+  constructor(
+    readonly conn: Redis | Cluster,
+    private readonly keys: readonly string[] = ["chaos:probe"],
+  ) {
     this.conn.on("error", () => undefined);
+  }
+
+  /** A probe of the one Redis at `url`. */
+  static single(url: string): RedisProbe {
+    return new RedisProbe(
+      new Redis(url, { enableOfflineQueue: false, ...FAIL_FAST, retryStrategy: () => 50 }),
+    );
+  }
+
+  /**
+   * A probe of the cluster on `ports`, writing one key in each master's slots (the slots stay put when
+   * a replica takes over: the key's writes then go to the new master).
+   */
+  static async cluster(ports: readonly number[]): Promise<RedisProbe> {
+    const conn = new Cluster(
+      ports.map((port) => ({ host: "127.0.0.1", port })),
+      {
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        clusterRetryStrategy: () => 50,
+        redisOptions: FAIL_FAST,
+      },
+    );
+    conn.on("error", () => undefined);
+    // Resolves once the slots are known.
+    await conn.connect();
+    const masters = new Set(conn.slots.map((nodes) => nodes[0])).size;
+    const keyOf = new Map<string, string>();
+    for (let i = 0; keyOf.size < masters && i < 10_000; i++) {
+      const key = `chaos:probe:{p${i}}`;
+      const master = conn.slots[keySlot(key)]?.[0];
+      if (master !== undefined && !keyOf.has(master)) keyOf.set(master, key);
+    }
+    return new RedisProbe(conn, [...keyOf.values()]);
   }
 
   start(everyMs = 100): void {
     this.timer = setInterval(() => {
       const sent = Date.now();
-      this.conn.set("chaos:probe", String(sent)).then(
-        () => {
-          if (Date.now() - sent > 500) this.failures.push(sent);
-        },
-        () => this.failures.push(sent),
-      );
+      for (const key of this.keys)
+        this.conn.set(key, String(sent)).then(
+          () => {
+            if (Date.now() - sent > 500) this.failures.push(sent);
+          },
+          () => this.failures.push(sent),
+        );
     }, everyMs);
   }
 
-  /** Redis's AOF size and memory use now, for the report (`?` when Redis does not answer). */
-  async sizes(): Promise<string> {
-    const field = (info: string, name: string): string => {
-      const bytes = Number(new RegExp(`^${name}:(\\d+)`, "m").exec(info)?.[1]);
-      return Number.isFinite(bytes) ? `${(bytes / 1048576).toFixed(1)} MiB` : "?";
-    };
-    try {
-      const info = (await this.conn.info("persistence")) + (await this.conn.info("memory"));
-      return `AOF ${field(info, "aof_current_size")}, memory ${field(info, "used_memory")}`;
-    } catch (err) {
-      return `? (${(err as Error).message})`;
-    }
+  /** How many keys the probe writes, one per master on a cluster. */
+  get width(): number {
+    return this.keys.length;
   }
 
   stop(): void {

@@ -3,6 +3,7 @@
 // Lost is the one that must be 0: accepted, never received, and not dead-lettered either.
 import type { DeliveryView, DrainOutcome, Expectation } from "./drain.ts";
 import type { Injection } from "./faults.ts";
+import type { SteadySender } from "./traffic.ts";
 
 export interface Row {
   readonly destination: string;
@@ -65,10 +66,34 @@ export function formatTable(rows: readonly Row[]): string {
     String(r.lost),
     String(r.unaccepted),
   ]);
+  return aligned(head, body);
+}
+
+/** Columns padded to their widest cell, the first left-aligned, the rest right-aligned, under a rule. */
+function aligned(head: readonly string[], body: readonly (readonly string[])[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: readonly string[]): string =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
   return [line(head), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
+}
+
+/**
+ * What each sender was answered, per item: sent, accepted (a 2xx, perhaps after refused tries), never
+ * accepted (every try refused: not in the table's accepted, so not counted as lost either); and per try:
+ * refused tries, those answered 503 (Redis unavailable, or a replica that did not acknowledge in time).
+ */
+export function formatSenders(senders: ReadonlyMap<string, SteadySender>): string {
+  const head = ["sender", "sent", "accepted", "after refusals", "never accepted", "refused tries", "503"];
+  const body = [...senders].map(([name, s]) => [
+    name,
+    String(s.started),
+    String(s.acceptedItems),
+    String(s.acceptedAfterRefusal),
+    String(s.givenUp.length),
+    String([...s.refusals.values()].reduce((a, b) => a + b, 0)),
+    String(s.refusals.get("503") ?? 0),
+  ]);
+  return aligned(head, body);
 }
 
 /** Up to `max` entries of a key → view map, as `key: state (attempts, last error)` lines. */

@@ -1,30 +1,28 @@
-// One chaos run from start to end: a private AOF Redis, the Procfile's web ×1 and worker ×2 on a config
-// with a Standard Webhooks source delivering to an http sink and an AMQP sink, two outbound endpoints;
-// signed hooks and events at a steady rate while the faults fire; then drain and count. The short mode
-// (`npm test`) fires each of the four faults once; the long mode repeats them, and kills the web
-// process now and then too, for as long as asked.
+// One chaos run from start to end: a private AOF Redis (or a private Redis Cluster), the Procfile's
+// web ×1 and worker ×2 on a config with a Standard Webhooks source delivering to an http sink and an
+// AMQP sink, two outbound endpoints; signed hooks and events at a steady rate while the faults fire;
+// then drain and count. The short mode (`npm test`) fires each of the four faults once; the long mode
+// repeats them, and kills the web process now and then too, for as long as asked.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateSecret } from "../../../src/domain/signing.ts";
-import { PersistentRedis } from "../persistent-redis.ts";
 import { buildIfNeeded } from "../procfile.ts";
 import { freePort } from "../rabbit.ts";
 import { type AmqpRecorder, startAmqpRecorder } from "./amqp-recorder.ts";
+import { type ChaosRedis, type RedisKind, startChaosRedis } from "./chaos-redis.ts";
 import { AdminReader, type DrainOutcome, type Expectation, drain } from "./drain.ts";
 import {
   type Injection,
   type Scheduled,
   amqpConnectionKill,
   receiverFlap,
-  redisCrash,
   runFaults,
   webKill,
   workerKill,
 } from "./faults.ts";
 import { Cluster, type ExitRecord, waitForHttp } from "./processes.ts";
-import { RedisProbe } from "./outages.ts";
 import { type ChaosReceiver, startChaosReceiver } from "./receiver.ts";
 import { type Row, rowOf } from "./report.ts";
 import { DEFAULT_STEADY, type SteadySender, inboundSender, outboundPublisher } from "./traffic.ts";
@@ -34,6 +32,11 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export interface ChaosOptions {
   /** "short": each fault once, spread over the duration; "long": every fault again and again. */
   readonly mode: "short" | "long";
+  /**
+   * "single": one redis-server with an fsync-always AOF, the Redis fault a crash and restart on it;
+   * "cluster": a 6-node Redis Cluster with `wait_replicas: 1`, the Redis fault a master failover.
+   */
+  readonly redis?: RedisKind;
   /** How long traffic flows with faults firing (after a warm-up). */
   readonly durationMs: number;
   readonly inboundPerS: number;
@@ -52,9 +55,10 @@ export interface ChaosResult {
   readonly senders: ReadonlyMap<string, SteadySender>;
   readonly receiver: ChaosReceiver;
   readonly amqp: AmqpRecorder;
-  /** Moments a write to Redis failed, seen by a probe of the harness's own. */
+  readonly redisKind: RedisKind;
+  /** Moments a write to Redis (on a cluster, to one of its masters) failed, seen by a probe of the harness's own. */
   readonly redisFailures: readonly number[];
-  /** Redis's AOF size and memory use once drained. */
+  /** What Redis held once drained (AOF size and memory; on a cluster, keys and memory per master). */
   readonly redisSizes: string;
   /** When the faults started: injections' `atMs` count from here. */
   readonly faultsStartedAt: number;
@@ -69,7 +73,7 @@ function schedule(mode: ChaosOptions["mode"], d: number, parts: Parts): Schedule
   if (mode === "short") {
     return [
       { fault: workerKill(parts.cluster), atMs: 0.1 * d },
-      { fault: redisCrash(parts.redis, 2000), atMs: 0.25 * d },
+      { fault: parts.redis.fault(2000), atMs: 0.25 * d },
       { fault: amqpConnectionKill(parts.amqpSink), atMs: 0.5 * d },
       { fault: receiverFlap(parts.receiver, 4500), atMs: 0.6 * d },
     ];
@@ -78,23 +82,24 @@ function schedule(mode: ChaosOptions["mode"], d: number, parts: Parts): Schedule
     { fault: workerKill(parts.cluster), atMs: 3000, everyMs: 8000 },
     { fault: amqpConnectionKill(parts.amqpSink), atMs: 8000, everyMs: 20_000 },
     { fault: receiverFlap(parts.receiver, 6000), atMs: 12_000, everyMs: 30_000 },
-    { fault: redisCrash(parts.redis, 3000), atMs: 20_000, everyMs: 45_000 },
+    { fault: parts.redis.fault(3000), atMs: 20_000, everyMs: parts.redis.everyMs },
     { fault: webKill(parts.cluster, parts.url), atMs: 35_000, everyMs: 50_000 },
   ];
 }
 
 interface Parts {
   readonly cluster: Cluster;
-  readonly redis: PersistentRedis;
+  readonly redis: ChaosRedis;
   readonly receiver: ChaosReceiver;
   readonly amqpSink: string;
   readonly url: string;
 }
 
-function configFor(redisUrl: string, rx: ChaosReceiver, amqp: AmqpRecorder, names: Names): unknown {
+function configFor(redis: ChaosRedis, rx: ChaosReceiver, amqp: AmqpRecorder, names: Names): unknown {
   return {
     log_level: "info",
-    redis: { url: redisUrl, prefix: "chaos" },
+    redis: { ...redis.config.redis, prefix: "chaos" },
+    durability: redis.config.durability,
     http: { host: "127.0.0.1" },
     admin: { tokens: [TOKEN] },
     retention_s: 3600,
@@ -160,11 +165,10 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
   const teardown: (() => Promise<unknown>)[] = [];
   try {
     log(`build: ${await buildIfNeeded(["web", "worker"])}`);
-    const redis = await PersistentRedis.start();
+    const redis = await startChaosRedis(opts.redis ?? "single");
     teardown.push(() => redis.stop());
-    const probe = new RedisProbe(redis.url);
-    probe.start();
-    teardown.push(async () => probe.stop());
+    redis.probe.start();
+    log(`redis: ${redis.description}`);
     const receiver = await startChaosReceiver();
     teardown.push(() => receiver.close());
     const amqp = await startAmqpRecorder();
@@ -178,7 +182,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
     };
     receiver.trust("/in", names.sinkSecret);
     const configFile = join(dir, "switchyard.yaml");
-    writeFileSync(configFile, JSON.stringify(configFor(redis.url, receiver, amqp, names), null, 2));
+    writeFileSync(configFile, JSON.stringify(configFor(redis, receiver, amqp, names), null, 2));
 
     const webPort = await freePort();
     const cluster = new Cluster({ configFile, webPort, workers: 2, logDir: dir });
@@ -259,8 +263,9 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
       ]),
       receiver,
       amqp,
-      redisFailures: probe.failures,
-      redisSizes: await probe.sizes(),
+      redisKind: redis.kind,
+      redisFailures: redis.probe.failures,
+      redisSizes: await redis.sizes(),
       faultsStartedAt,
       dir,
       cleanup: () => rmSync(dir, { recursive: true, force: true }),

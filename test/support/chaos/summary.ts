@@ -3,23 +3,28 @@
 // died on their own). Printed by `npm run test:chaos` and by the short test when it fails.
 import { loggedErrors } from "./log-errors.ts";
 import { formatWindows, windowsOf } from "./outages.ts";
-import { deadReasons, describeViews, faultSummary, formatTable } from "./report.ts";
+import { deadReasons, describeViews, faultSummary, formatSenders, formatTable } from "./report.ts";
 import type { ChaosResult } from "./scenario.ts";
 
 function refusals(result: ChaosResult): string[] {
   return [...result.senders].map(([name, s]) => {
     const reasons = [...s.refusals].map(([reason, n]) => `${reason} ×${n}`).join(", ") || "none";
-    return `  ${name}: ${s.started} sent (${s.skipped} ticks skipped), refused tries: ${reasons}; never accepted: ${s.givenUp.length}`;
+    return `  ${name}: ${s.skipped} ticks skipped; refused tries by answer: ${reasons}`;
   });
 }
 
 export function summarize(result: ChaosResult): string {
-  const out: string[] = [formatTable(result.rows), ""];
+  const out: string[] = [formatTable(result.rows), "", formatSenders(result.senders), ""];
   out.push("faults:", ...faultSummary(result.injections));
-  out.push("senders (a refused try is retried with the same id, as providers do):", ...refusals(result));
-  out.push("unavailable (seconds from the first fault):");
   out.push(
-    `  Redis (${result.redisSizes} once drained), to a probe writing every 100 ms: ${formatWindows(windowsOf(result.redisFailures), result.faultsStartedAt)}`,
+    "senders (only a 2xx is accepted; a refused try is retried with the same id, as providers do):",
+    ...refusals(result),
+  );
+  out.push("unavailable (seconds from the first fault):");
+  const redis = result.redisKind === "cluster" ? "Redis Cluster" : "Redis";
+  const probe = result.redisKind === "cluster" ? "one key on each master" : "one key";
+  out.push(
+    `  ${redis} (${result.redisSizes} once drained), to a probe writing ${probe} every 100 ms: ${formatWindows(windowsOf(result.redisFailures), result.faultsStartedAt)}`,
   );
   for (const [name, s] of result.senders)
     out.push(`  ${name} refused: ${formatWindows(windowsOf(s.refusedAt), result.faultsStartedAt)}`);

@@ -33,6 +33,9 @@ export const DEFAULT_STEADY: Omit<SteadyOptions, "ratePerS"> = {
 export class SteadySender {
   /** Items started. */
   started = 0;
+  /** Items that got a 2xx, and of them those refused at least once first (a 503 while Redis failed). */
+  acceptedItems = 0;
+  acceptedAfterRefusal = 0;
   /** Ticks skipped because `maxInFlight` items were still in progress. */
   skipped = 0;
   readonly refusals = new Map<string, number>();
@@ -79,7 +82,11 @@ export class SteadySender {
         const name = (err as Error).name === "TimeoutError" ? "timeout" : "connection error";
         result = { ok: false, reason: name, retry: true };
       }
-      if (result.ok) return;
+      if (result.ok) {
+        this.acceptedItems += 1;
+        if (n > 1) this.acceptedAfterRefusal += 1;
+        return;
+      }
       this.refusals.set(result.reason, (this.refusals.get(result.reason) ?? 0) + 1);
       this.refusedAt.push(Date.now());
       if (!result.retry) break;
