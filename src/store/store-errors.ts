@@ -4,7 +4,7 @@
 import { StoreUnavailable } from "../domain/errors.ts";
 
 const OUTAGE_MESSAGES =
-  /Connection is closed|enableOfflineQueue|Stream isn't writeable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Command timed out|Reached the max retries|READONLY|LOADING|OOM command not allowed|CLUSTERDOWN|TRYAGAIN|MASTERDOWN/;
+  /Connection is closed|enableOfflineQueue|Stream isn't writeable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Command timed out|Reached the max retries|READONLY|LOADING|OOM command not allowed|CLUSTERDOWN|TRYAGAIN|MASTERDOWN|Too many Cluster redirections/;
 
 /** The error as a StoreUnavailable when it is a Redis outage, else undefined. */
 export function asStoreUnavailable(err: unknown): StoreUnavailable | undefined {

@@ -2,9 +2,8 @@
 // retries) rather than a bug (500). During a master failover ioredis gives up after its redirections
 // with "Too many Cluster redirections. Last error: …": the chaos suite's cluster mode saw POST
 // /v1/events answered 500 "internal error" (logged "unhandled error in request") when the last error
-// was a MOVED to the master just killed. Known bug, fix outside this branch's reach (src/store is
-// being changed elsewhere): `it.fails` marks it, and fails once the classifier is fixed, to be
-// turned into a plain `it` then.
+// was a MOVED to the master just killed (regression: spent redirections are an outage whatever the
+// last error was).
 import { describe, expect, it } from "vitest";
 import { StoreUnavailable } from "../../src/domain/errors.ts";
 import { asStoreUnavailable } from "../../src/store/store-errors.ts";
@@ -20,7 +19,7 @@ describe("a Redis Cluster failover is an outage", () => {
     expect(asStoreUnavailable(exhausted("Error: Connection is closed."))).toBeInstanceOf(StoreUnavailable);
   });
 
-  it.fails("when the last error was a MOVED to the master that was killed (answered 500 today)", () => {
+  it("regression: when the last error was a MOVED to the master that was killed (it answered 500)", () => {
     expect(asStoreUnavailable(exhausted("ReplyError: MOVED 4706 127.0.0.1:40421"))).toBeInstanceOf(
       StoreUnavailable,
     );
