@@ -17,8 +17,10 @@ export interface EndpointMatcher {
 }
 
 /** The delivery queues, as publishing uses them. */
+type JobRef = Pick<DeliveryRow, "id" | "parentId" | "target">;
+
 export interface JobAdder {
-  enqueue(rows: readonly Pick<DeliveryRow, "id" | "parentId" | "target">[]): Promise<void>;
+  enqueue(rows: readonly JobRef[]): Promise<void>;
 }
 
 export type PublishStatus = "created" | "duplicate" | "enqueue_failed" | "endpoint_error";
@@ -49,6 +51,11 @@ export interface PublishDeps {
   readonly metrics: Metrics;
   readonly staleAfterMs: number;
   readonly maxPayloadBytes: number;
+  /**
+   * With `durability.wait_replicas`: resolves once enough replicas hold the event (its record and rows)
+   * and `jobs`, else throws a store outage (503; publishing again is idempotent).
+   */
+  readonly confirmReplicas?: (eventId: string, jobs: readonly JobRef[]) => Promise<void>;
   readonly now?: () => number;
 }
 
@@ -125,6 +132,17 @@ export async function publishEvent(
     ),
   );
   results.push(...settled);
+  // A 202 promises the event on the replicas too, a re-publish (duplicates) as much as the first.
+  if (deps.confirmReplicas) {
+    const jobs = usable
+      .filter((_, i) => settled[i]?.status !== "enqueue_failed")
+      .map((endpoint) => ({
+        id: endpointDeliveryId(input.id, endpoint.id as EndpointId),
+        parentId: input.id,
+        target: { kind: "endpoint" as const, id: endpoint.id as EndpointId },
+      }));
+    await deps.confirmReplicas(input.id, jobs);
+  }
   for (const r of results)
     deps.metrics.outboundDeliveriesCreated.inc({ tenant: tenantLabel, status: r.status });
   return { event_id: input.id, results };

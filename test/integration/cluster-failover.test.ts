@@ -10,7 +10,13 @@ import { queueNameOf } from "../../src/queue/delivery-job.ts";
 import { keySlot } from "../../src/store/key-slot.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import { type TestCluster, startTestCluster } from "../support/redis-cluster.ts";
-import { type TestGateway, eventually, startTestGateway, testConfig } from "../support/test-gateway.ts";
+import {
+  ADMIN_TOKEN,
+  type TestGateway,
+  eventually,
+  startTestGateway,
+  testConfig,
+} from "../support/test-gateway.ts";
 
 let cluster: TestCluster;
 let gw: TestGateway;
@@ -113,6 +119,24 @@ it("answers 503 exactly for the hooks whose record or job is on a master without
   // WAIT blocks its connection for the whole timeout here: the requests share WAITs (a WAIT sent after a
   // write covers it) rather than queueing one 300 ms WAIT each, one behind the other.
   expect(waits).toBeLessThanOrEqual(Math.max(3, refused.length / 2));
+
+  // Regression: an event's 202 did not wait for replicas. Exactly the events whose record is on the
+  // master without a replica are refused (publishing again later is idempotent).
+  const events = await Promise.all(
+    Array.from({ length: 24 }, async (_, n) => {
+      const id = `order:${n}:paid`;
+      const res = await fetch(`${gw.url}/v1/events`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ id, type: "order.paid", payload: { n } }),
+      });
+      const client = gw.redis as Cluster;
+      const owner = Number(client.slots[keySlot(gw.gateway.keys.event(id))]?.[0]?.split(":")[1]);
+      return { status: res.status, onBareMaster: owner === master.port };
+    }),
+  );
+  expect(events.some((e) => e.onBareMaster)).toBe(true);
+  for (const e of events) expect(e.status).toBe(e.onBareMaster ? 503 : 202);
 
   // Regression: a duplicate did not wait for replicas. A retry while the replica is still down names
   // the first copy, whose writes no replica holds yet: it is refused again, not answered 200.

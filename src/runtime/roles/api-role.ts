@@ -24,6 +24,7 @@ import { readSharedBreaker } from "../../delivery/shared-breaker.ts";
 import { DepthGate } from "../../ingest/depth-gate.ts";
 import { IngestService } from "../../ingest/ingest-service.ts";
 import { createMaintenanceQueue } from "../../queue/maintenance-queue.ts";
+import { StoreUnavailable } from "../../domain/errors.ts";
 import { waitForReplicas } from "../../store/replica-wait.ts";
 import { drainHttp, listenHttp } from "../http-server.ts";
 import type { Core } from "./core.ts";
@@ -110,6 +111,19 @@ export async function startApiRole(
         tracing: core.tracing,
         staleAfterMs: config.recovery.stale_after_ms,
         maxPayloadBytes: config.http.max_body_bytes,
+        ...(config.durability.wait_replicas > 0
+          ? {
+              confirmReplicas: async (eventId, jobs) => {
+                const { wait_replicas: n, wait_timeout_ms: timeoutMs } = config.durability;
+                const written = [keys.event(eventId), ...jobs.map((job) => queues.jobKey(job))];
+                const acked = await waitForReplicas(redis, written, n, timeoutMs);
+                if (acked < n)
+                  throw new StoreUnavailable(
+                    new Error(`only ${acked} of ${n} replicas acknowledged the event`),
+                  );
+              },
+            }
+          : {}),
       }),
       bullBoardRoutes({ tokens, queues: [...queues.all().values(), replayQueue.queue, maintenance] }),
       asyncApiRoutes(await asyncApiForConfig(config, logger)),
