@@ -58,7 +58,9 @@ const jsonDir = mkdtempSync(join(tmpdir(), "bench-suite-"));
 const progress = new Progress();
 let redis: DevRedis | undefined;
 
+let aborting = false;
 async function abort(signal: NodeJS.Signals): Promise<never> {
+  aborting = true;
   progress.finish(`stopped by ${signal}`);
   await stopChild();
   await redis?.stop();
@@ -103,7 +105,7 @@ for (const [i, step] of plan.entries()) {
     await redis?.stop();
     redis = undefined;
   }
-  progress.finish(outcome);
+  if (!aborting) progress.finish(outcome);
 }
 progress.stop();
 
