@@ -90,6 +90,12 @@ export function fmt(x: number | null): string {
   return x.toFixed(2);
 }
 
+/** A ratio to two decimals, or two significant digits when it is below 0.1 (a DLQ page: 0.0021). */
+export function fmtRatio(x: number | null): string {
+  if (x === null) return "–";
+  return Math.abs(x) < 0.1 && x !== 0 ? x.toPrecision(2) : x.toFixed(2);
+}
+
 function sectionMarkdown(s: Section, cores: number): string {
   const head = [
     `| measure | Switchyard (${cores} cores) | baseline (${cores} cores) | ratio | target | met? |`,
@@ -98,7 +104,7 @@ function sectionMarkdown(s: Section, cores: number): string {
   const lines = s.rows.map((r) => {
     const unit = r.unit ? ` (${r.unit})` : "";
     const met = r.met === null ? "–" : r.met ? "yes" : "**no**";
-    return `| ${r.measure}${unit} | ${fmt(r.switchyard)} | ${fmt(r.baseline)} | ${r.ratio === null ? "–" : r.ratio.toFixed(2)} | ${targetText(r.target)} | ${met} |`;
+    return `| ${r.measure}${unit} | ${fmt(r.switchyard)} | ${fmt(r.baseline)} | ${fmtRatio(r.ratio)} | ${targetText(r.target)} | ${met} |`;
   });
   const sources = [...new Set(s.rows.flatMap((r) => (r.target?.source ? [r.target.source] : [])))];
   return [

@@ -43,6 +43,9 @@ const git = (...a: string[]): string =>
   execFileSync("git", a, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
 const started = new Date();
 const loadAtStart = loadavg();
+// The code measured is the code at the start (a commit made while the suite runs is not in it).
+const commit = git("rev-parse", "HEAD");
+const dirty = git("status", "--porcelain", "--untracked-files=no") !== "";
 const pad = (n: number): string => String(n).padStart(2, "0");
 const date = `${started.getFullYear()}-${pad(started.getMonth() + 1)}-${pad(started.getDate())}`;
 const quote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`);
@@ -115,8 +118,8 @@ const meta: Meta = {
   startedAt: started.toISOString(),
   finishedAt: finished.toISOString(),
   durationS: (finished.getTime() - started.getTime()) / 1000,
-  commit: git("rev-parse", "HEAD"),
-  dirty: git("status", "--porcelain", "--untracked-files=no") !== "",
+  commit,
+  dirty,
   node: process.version,
   cores: cpus().length,
   cpu: cpus()[0]?.model.trim() ?? "unknown CPU",
