@@ -1,6 +1,11 @@
 // bench:dlq — what one DLQ page costs when the DLQ is large. Fills N dead entries (100,000 by default)
 // through the ledger (a hook persisted, its row dead-lettered), then times `GET /v1/dlq?limit=100` (median of several) against
 // listing every entry page by page, in the same run. A page must cost O(page): the ratio shows it.
+//
+//   npm run bench:dlq -- [--quick] [--json FILE]
+//
+// Knobs: BENCH_DLQ_ENTRIES (100,000; quick 5,000), BENCH_PAGE_RUNS (25; quick 10), BENCH_FULL_RUNS (3;
+// quick 1), REDIS_URL (redis://127.0.0.1:6379; `npm run bench` gives it a private redis-server).
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { configSchema } from "../src/config/schema.ts";
@@ -13,12 +18,15 @@ import { startGateway } from "../src/runtime/gateway.ts";
 import { DeliveryStore } from "../src/store/delivery-store.ts";
 import { HookStore } from "../src/store/hook-store.ts";
 import { Keys } from "../src/store/keys.ts";
+import { benchFlags, knob, progress, writeResult } from "./bench-flags.ts";
+import { type DlqResult, orNull } from "./result-types.ts";
 import { deleteKeys, median } from "./support.ts";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const N = Number(process.env.BENCH_DLQ_ENTRIES ?? 100_000);
-const PAGE_RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 25);
-const FULL_RUNS = Number(process.env.BENCH_FULL_RUNS ?? 3);
+const flags = benchFlags();
+const N = knob("BENCH_DLQ_ENTRIES", flags.quick, 5000, 100_000);
+const PAGE_RUNS = knob("BENCH_PAGE_RUNS", flags.quick, 10, 25);
+const FULL_RUNS = knob("BENCH_FULL_RUNS", flags.quick, 1, 3);
 const TOKEN = "bench-admin-token-0123456789";
 const CLASSES: ErrorClass[] = ["permanent", "throttled", "transient"];
 
@@ -129,10 +137,12 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${gateway.port}`;
   try {
     const filled = performance.now();
+    progress(`filling the DLQ with ${N} dead deliveries through the ledger`);
     await fillDlq(redis, new Keys(prefix), N);
     const fillMs = performance.now() - filled;
 
     for (let i = 0; i < 3; i++) await timePage(base); // warm up connections and scripts
+    progress(`timing ${PAGE_RUNS} pages of 100 and ${FULL_RUNS} full listing(s)`);
     const pages: number[] = [];
     for (let i = 0; i < PAGE_RUNS; i++) pages.push(await timePage(base));
     const fulls: number[] = [];
@@ -148,6 +158,16 @@ async function main(): Promise<void> {
       `  list all (pages of 1000)    median ${full.toFixed(0)} ms over ${FULL_RUNS} runs (${Math.ceil(N / 1000)} pages)`,
     );
     console.log(`  ratio full / page           ${(full / page).toFixed(0)}×`);
+    writeResult(flags.json, {
+      script: "dlq",
+      quick: flags.quick,
+      entries: N,
+      pageRuns: PAGE_RUNS,
+      fullRuns: FULL_RUNS,
+      fillMs: orNull(fillMs),
+      pageMs: orNull(page),
+      fullMs: orNull(full),
+    } satisfies DlqResult);
   } finally {
     await gateway.stop();
     await deleteKeys(redis, prefix);

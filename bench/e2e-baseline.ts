@@ -1,11 +1,15 @@
 // The bare baseline of bench:e2e, split like the Procfile into two processes:
 //   web     a bare Hono route that answers 202 after one BullMQ Queue.add of the body (nothing verified,
 //           deduplicated or persisted beside the job); GET /healthz for readiness
-//   worker  a bare BullMQ Worker (concurrency 64) POSTing each job's body with undici, failing on a non-2xx
-// Environment: REDIS_URL, PORT (web), RECEIVER_URL (worker), BASELINE_PREFIX (BullMQ prefix).
+//   worker  a bare BullMQ Worker (concurrency 64) POSTing each job's body with undici, failing on a non-2xx;
+//           or, with BASELINE_AMQP_URL, publishing each job's body (persistent, mandatory) on one amqplib
+//           confirm channel and completing the job once the broker confirms it
+// Environment: REDIS_URL, PORT (web), RECEIVER_URL (worker), BASELINE_PREFIX (BullMQ prefix),
+// BASELINE_AMQP_URL, BASELINE_AMQP_EXCHANGE, BASELINE_AMQP_ROUTING_KEY (worker, AMQP).
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Queue, Worker } from "bullmq";
+import amqp from "amqplib";
 import { Hono } from "hono";
 import { Redis } from "ioredis";
 import { Pool } from "undici";
@@ -33,34 +37,66 @@ function web(): void {
   });
 }
 
-function worker(): void {
+/** Deliver one body; `close` once the worker has stopped. */
+interface Deliverer {
+  deliver(body: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+function httpDeliverer(): Deliverer {
   const target = new URL(process.env.RECEIVER_URL ?? "http://127.0.0.1:9/in");
   const pool = new Pool(target.origin, { connections: CONCURRENCY });
-  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null, enableReadyCheck: false });
-  const w = new Worker<{ body: string }>(
-    QUEUE,
-    async (job) => {
+  return {
+    async deliver(body) {
       const res = await pool.request({
         path: target.pathname,
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: job.data.body,
+        body,
       });
       await res.body.dump();
       if (res.statusCode < 200 || res.statusCode > 299) throw new Error(`HTTP ${res.statusCode}`);
     },
-    { connection, prefix: PREFIX, concurrency: CONCURRENCY },
-  );
+    close: () => pool.close(),
+  };
+}
+
+async function amqpDeliverer(url: string): Promise<Deliverer> {
+  const exchange = process.env.BASELINE_AMQP_EXCHANGE ?? "";
+  const routingKey = process.env.BASELINE_AMQP_ROUTING_KEY ?? "";
+  const connection = await amqp.connect(url);
+  const channel = await connection.createConfirmChannel();
+  return {
+    deliver: (body) =>
+      new Promise<void>((resolve, reject) => {
+        const opts = { persistent: true, mandatory: true, contentType: "application/json" };
+        channel.publish(exchange, routingKey, Buffer.from(body), opts, (err: unknown) =>
+          err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve(),
+        );
+      }),
+    close: async () => void (await connection.close().catch(() => undefined)),
+  };
+}
+
+async function worker(): Promise<void> {
+  const amqpUrl = process.env.BASELINE_AMQP_URL;
+  const out = amqpUrl ? await amqpDeliverer(amqpUrl) : httpDeliverer();
+  const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null, enableReadyCheck: false });
+  const w = new Worker<{ body: string }>(QUEUE, (job) => out.deliver(job.data.body), {
+    connection,
+    prefix: PREFIX,
+    concurrency: CONCURRENCY,
+  });
   w.on("error", (err) => process.stderr.write(`baseline worker error: ${err.message}\n`));
   process.on("SIGTERM", () => {
     void w
       .close()
-      .then(() => pool.close())
+      .then(() => out.close())
       .then(() => process.exit(0));
   });
 }
 
 const role = process.argv[2];
 if (role === "web") web();
-else if (role === "worker") worker();
+else if (role === "worker") await worker();
 else throw new Error(`usage: e2e-baseline.ts web|worker (got ${role})`);

@@ -1,6 +1,6 @@
 // The contenders of bench:e2e, each as a `web` and a `worker` process against a given Redis and receiver:
 // Switchyard as its Procfile runs it (signed hooks verified, deduplicated, persisted, delivered through
-// the ledger to one http sink), the bare baseline (e2e-baseline.ts), and any other Switchyard checkout
+// the ledger to one http sink, or to one amqp sink when the receiver consumes RabbitMQ), the bare baseline (e2e-baseline.ts), and any other Switchyard checkout
 // given with --against (the code before a change, say), run by its own Procfile.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -95,15 +95,19 @@ async function startPair(
   return running;
 }
 
-/** Switchyard's config for the bench: one signed source, one http sink to the receiver. */
+/** Switchyard's config for the bench: one signed source, one http (or amqp) sink to the receiver. */
 function switchyardConfig(tmpDir: string, receiver: ReceiverHandle): string {
   const file = join(tmpDir, `switchyard-${new URL(receiver.url).port}.json`);
+  const { amqp } = receiver;
+  const sink = amqp
+    ? { type: "amqp", url: amqp.url, exchange: amqp.exchange, routing_key: amqp.routingKey }
+    : { type: "http", url: `${receiver.url}/in` };
   writeFileSync(
     file,
     JSON.stringify({
       redis: { prefix: "sy" },
       http: { host: "127.0.0.1" },
-      sinks: { out: { type: "http", url: `${receiver.url}/in` } },
+      sinks: { out: sink },
       sources: {
         bench: {
           verify: { type: "standard_webhooks", secrets: [SECRET] },
@@ -136,7 +140,17 @@ export function contenders(o: ContenderOptions): Contender[] {
         startPair(
           "baseline",
           { web: `${node} web`, worker: `${node} worker` },
-          { RECEIVER_URL: `${opts.receiver.url}/in`, BASELINE_PREFIX: "bare" },
+          {
+            RECEIVER_URL: `${opts.receiver.url}/in`,
+            BASELINE_PREFIX: "bare",
+            ...(opts.receiver.amqp
+              ? {
+                  BASELINE_AMQP_URL: opts.receiver.amqp.url,
+                  BASELINE_AMQP_EXCHANGE: opts.receiver.amqp.exchange,
+                  BASELINE_AMQP_ROUTING_KEY: opts.receiver.amqp.routingKey,
+                }
+              : {}),
+          },
           opts,
         ),
     },

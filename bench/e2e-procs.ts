@@ -62,6 +62,13 @@ function group(pgid: number): { alive: number; ticks: number } {
   return { alive, ticks };
 }
 
+const live = new Set<Proc>();
+
+/** Stop every process startProc started that has not been stopped (a bench stopped by a signal). */
+export async function stopAllProcs(): Promise<void> {
+  await Promise.all([...live].map((p) => p.stop()));
+}
+
 /** Run `command` with `sh -c` in its own process group; its stderr is shown if it dies early. */
 export function startProc(name: string, command: string, env: Record<string, string>, cwd?: string): Proc {
   const child = spawn("sh", ["-c", `exec ${command}`], {
@@ -77,12 +84,13 @@ export function startProc(name: string, command: string, env: Record<string, str
     if (!stopping) process.stderr.write(`${name} exited early (${code ?? signal}):\n${stderr}\n`);
   });
   const pgid = child.pid!;
-  return {
+  const proc: Proc = {
     name,
     child,
     cpuMs: () => (group(pgid).ticks * 1000) / CLK_TCK,
     async stop() {
       stopping = true;
+      live.delete(proc);
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once("exit", r));
       process.kill(-pgid, "SIGTERM");
@@ -93,6 +101,8 @@ export function startProc(name: string, command: string, env: Record<string, str
       for (let i = 0; i < 100 && group(pgid).alive > 0; i++) await new Promise((r) => setTimeout(r, 50));
     },
   };
+  live.add(proc);
+  return proc;
 }
 
 /** Resolve once GET `url` answers 2xx; fail at once if `proc`, which should serve it, has exited. */

@@ -11,19 +11,23 @@
 // differ by path only), Switchyard with its Standard Webhooks headers. Rounds run every contender in an
 // order that rotates each round; figures are medians over rounds, beside the per-round ratios.
 //
+// --quick (BENCH_ENDPOINTS 50, BENCH_ROUNDS 1) is a smoke test; --json FILE writes the medians.
 // Knobs: BENCH_ENDPOINTS (1000), BENCH_ROUNDS (5), BENCH_CONCURRENCY (outbound concurrency and baseline
 // worker concurrency, 64), BENCH_ONLY (comma-separated parts of contender names), BENCH_NODE_ARGS (node
 // flags for the delivering children only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { Redis } from "ioredis";
+import { benchFlags, knob, progress, writeResult } from "./bench-flags.ts";
 import type { BullmqBaseline } from "./deliver-baseline.ts";
 import { startReceiver } from "./deliver-load.ts";
 import { type Arrivals, type Usage, addBaselineJobs, measure, startDeliverer } from "./deliver-measure.ts";
 import { ratioText } from "./deliver-report.ts";
+import { type FanoutResult, orNull } from "./result-types.ts";
 import { deleteKeys, median, startTarget, table } from "./support.ts";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const N = Number(process.env.BENCH_ENDPOINTS ?? 1000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const flags = benchFlags();
+const N = knob("BENCH_ENDPOINTS", flags.quick, 50, 1000);
+const ROUNDS = knob("BENCH_ROUNDS", flags.quick, 1, 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const WARM = Math.round(N / 5);
 const TIMEOUT_MS = Math.max(60_000, N * 50);
@@ -198,12 +202,14 @@ const results = new Map<string, Figures[]>(contenders.map((c) => [c.name, []]));
 console.log(`bench:fanout endpoints=${N} rounds=${ROUNDS} concurrency=${CONCURRENCY}`);
 try {
   const started = now();
+  progress(`creating ${N} endpoints`);
   await createEndpoints(api.port);
   console.error(`  ${N} endpoints created in ${Math.round(now() - started)} ms`);
   for (let round = 1; round <= ROUNDS; round++) {
     const order = contenders.map((_, i) => contenders[(i + round - 1) % contenders.length]!);
     try {
       for (const c of order) {
+        progress(`round ${round}/${ROUNDS}: ${c.name}, ${N} endpoints`);
         const r = await c.run(round);
         results.get(c.name)!.push(r);
         rows.push({
@@ -262,3 +268,15 @@ if (ran(syDrain, baseDrain)) {
     `  CPU µs per delivery of the delivering process: switchyard ${med(syDrain, "cpuUs")} vs baseline ${med(baseDrain, "cpuUs")}, ${ratio(syDrain, baseDrain, "cpuUs")}; Redis (shared, indicative) ${med(syDrain, "redisUs")} vs ${med(baseDrain, "redisUs")}`,
   );
 }
+
+const FIGURES: readonly Figure[] = ["rate", "steady", "writtenMs", "deliveredMs", "cpuUs", "redisUs"];
+const medians = (name: string): Record<Figure, number | null> =>
+  Object.fromEntries(FIGURES.map((f) => [f, orNull(median(of(name, f)))])) as Record<Figure, number | null>;
+writeResult(flags.json, {
+  script: "fanout",
+  quick: flags.quick,
+  endpoints: N,
+  rounds: ROUNDS,
+  concurrency: CONCURRENCY,
+  contenders: Object.fromEntries(contenders.map((c) => [c.name, medians(c.name)])),
+} satisfies FanoutResult);
