@@ -123,7 +123,8 @@ it("a worker SIGKILLed while sending: another worker process delivers after the 
 }, 60_000);
 
 it("a worker frozen past its lease comes back: its outcome is refused, counted and logged", async () => {
-  // The frozen worker's attempt ends by its 5 s timeout once it runs again, and it records that.
+  // Once it runs again, the frozen worker's lapsed lease cancels its attempt (LeaseGuard: the deadline
+  // comes before the 5 s timeout), and it hands the row back: a write the new owner's fence refuses.
   const s = await setup(5000);
   const frozen = startWorkerProcess(s.config, { roles: "api,dispatch", logLevel: "info" });
   await waitForWorkers(s.gw, OUTBOUND_QUEUE, 1);
@@ -148,7 +149,7 @@ it("a worker frozen past its lease comes back: its outcome is refused, counted a
     20_000,
     "the frozen worker to record its outcome",
   );
-  expect(refused).toMatchObject({ delivery_id: s.id, outcome: "retrying" });
+  expect(refused).toMatchObject({ delivery_id: s.id, outcome: "release" });
   const metrics = await (await fetch(`http://127.0.0.1:${String(listening.port)}/metrics`)).text();
   expect(metrics).toMatch(/^switchyard_outbound_fenced_writes_total 1$/m);
   expect(await s.gw.redis.hgetall(s.key)).toEqual(taken);
