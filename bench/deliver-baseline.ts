@@ -9,6 +9,7 @@ import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { Pool } from "undici";
 import { serveControl } from "./deliver-control.ts";
+import { postBody } from "./support.ts";
 
 export interface BullmqBaseline {
   readonly redisUrl: string;
@@ -42,16 +43,7 @@ function bullmq(opts: BullmqBaseline): void {
       const p = pool;
       worker = new Worker<{ body: string }>(
         opts.queue,
-        async (job) => {
-          const res = await p.request({
-            path: target.pathname,
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: job.data.body,
-          });
-          await res.body.dump();
-          if (res.statusCode < 200 || res.statusCode > 299) throw new Error(`HTTP ${res.statusCode}`);
-        },
+        (job) => postBody(p, target.pathname, job.data.body),
         { connection, prefix: `{${opts.prefix}}`, concurrency: opts.concurrency },
       );
       worker.on("error", (err) => process.stderr.write(`baseline worker error: ${err.message}\n`));

@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { Webhook } from "standardwebhooks";
-import { deleteKeys, median, table } from "./support.ts";
+import { deleteKeys, median, signedHeaders, table } from "./support.ts";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const BASE = process.env.BENCH_BASE_TREE;
@@ -70,17 +70,7 @@ async function gatewayOf(tree: string, prefix: string, otelEnv: Record<string, s
 let counter = 0;
 function signedRequest(): RequestInit {
   const id = `msg_${process.pid}_${counter++}`;
-  const now = new Date();
-  return {
-    method: "POST",
-    body: BODY,
-    headers: {
-      "content-type": "application/json",
-      "webhook-id": id,
-      "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-      "webhook-signature": webhook.sign(id, now, BODY),
-    },
-  };
+  return { method: "POST", body: BODY, headers: signedHeaders(webhook, id, BODY) };
 }
 
 /** `n` hooks with INFLIGHT in flight; CPU µs of this process per accepted hook. */

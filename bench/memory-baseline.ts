@@ -9,6 +9,7 @@ import { Redis } from "ioredis";
 import { Pool } from "undici";
 import { startPrivateRedis } from "../src/runtime/dev-redis.ts";
 import { BODY, footprint, forEachConcurrently, perItem, startRefuser, until } from "./memory-support.ts";
+import { postBody } from "./support.ts";
 
 const CONCURRENCY = 32;
 const WORKER_CONCURRENCY = 64;
@@ -27,20 +28,11 @@ export async function baselineMemory(
   const queue = new Queue<{ body: string }>("deliver", { connection: redis, prefix: PREFIX });
   const worker =
     kind === "dead"
-      ? new Worker<{ body: string }>(
-          "deliver",
-          async (job) => {
-            const res = await pool.request({
-              path: target.pathname,
-              method: "POST",
-              headers: { "content-type": "application/json" },
-              body: job.data.body,
-            });
-            await res.body.dump();
-            if (res.statusCode < 200 || res.statusCode > 299) throw new Error(`HTTP ${res.statusCode}`);
-          },
-          { connection: workerRedis, prefix: PREFIX, concurrency: WORKER_CONCURRENCY },
-        )
+      ? new Worker<{ body: string }>("deliver", (job) => postBody(pool, target.pathname, job.data.body), {
+          connection: workerRedis,
+          prefix: PREFIX,
+          concurrency: WORKER_CONCURRENCY,
+        })
       : undefined;
   worker?.on("error", (err) => process.stderr.write(`baseline worker error: ${err.message}\n`));
   const failed = async (want: number): Promise<boolean> => {

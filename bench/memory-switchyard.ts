@@ -18,6 +18,7 @@ import { startPrivateRedis } from "../src/runtime/dev-redis.ts";
 import { type Gateway, startGateway } from "../src/runtime/gateway.ts";
 import { Keys } from "../src/store/keys.ts";
 import { BODY, footprint, forEachConcurrently, perItem, startRefuser, until } from "./memory-support.ts";
+import { signedHeaders } from "./support.ts";
 
 const CONCURRENCY = 32;
 const PREFIX = "sy";
@@ -52,17 +53,7 @@ function sender(gw: Gateway, secret: string): (i: number) => Promise<HookId> {
   const url = `http://127.0.0.1:${gw.port}/webhooks/bench`;
   return async (i) => {
     const id = `msg_${i}_${randomBytes(6).toString("hex")}`;
-    const now = new Date();
-    const res = await fetch(url, {
-      method: "POST",
-      body: BODY,
-      headers: {
-        "content-type": "application/json",
-        "webhook-id": id,
-        "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-        "webhook-signature": webhook.sign(id, now, BODY),
-      },
-    });
+    const res = await fetch(url, { method: "POST", body: BODY, headers: signedHeaders(webhook, id, BODY) });
     if (res.status !== 202) throw new Error(`hook ${i}: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { id: HookId }).id;
   };

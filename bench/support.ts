@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { Redis } from "ioredis";
+import type { Pool } from "undici";
 
 export interface Target {
   readonly port: number;
@@ -58,4 +59,31 @@ export function table(rows: readonly Record<string, string | number>[]): string 
   const line = (r: Record<string, string | number>) =>
     cols.map((c) => String(r[c]).padEnd(width(c))).join("  ");
   return [line(Object.fromEntries(cols.map((c) => [c, c]))), ...rows.map(line)].join("\n");
+}
+
+/** Standard Webhooks headers signing `body` as the message `id`, sent now. */
+export function signedHeaders(
+  webhook: { sign(id: string, at: Date, body: string): string },
+  id: string,
+  body: string,
+): Record<string, string> {
+  const now = new Date();
+  return {
+    "content-type": "application/json",
+    "webhook-id": id,
+    "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+    "webhook-signature": webhook.sign(id, now, body),
+  };
+}
+
+/** What a bare baseline worker does per job: POST the body with undici, fail on a non-2xx. */
+export async function postBody(pool: Pool, path: string, body: string): Promise<void> {
+  const res = await pool.request({
+    path,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body,
+  });
+  await res.body.dump();
+  if (res.statusCode < 200 || res.statusCode > 299) throw new Error(`HTTP ${res.statusCode}`);
 }

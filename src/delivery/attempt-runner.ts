@@ -166,9 +166,8 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       return deadLetter(prepared, row, writer, { kind: "transient", reason }, log, "attempts", false);
     }
 
-    // Phase 3: send, renewing the lease while the attempt runs long (and ending the attempt if it
-    // cannot be renewed: see LeaseGuard). The attempt is a span of the
-    // hook's trace (tracing on), and its log lines carry the trace id.
+    // Phase 3: send under the lease (renewed while it runs, the attempt cancelled if it cannot be: see
+    // LeaseGuard). The attempt is a span of the hook's trace, and its log lines carry the trace id.
     const span = tracing.startAttempt(prepared.target, prepared.traceParent, log);
     held.span = span;
     const traced = span ? { ...log, trace_id: span.traceId } : log;
@@ -211,8 +210,8 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     }
     const failure: SinkFailure = result.failure;
     if (wasCancelled(result)) {
-      // Not the destination's answer (this process is stopping, or the breaker opened first): hand
-      // the delivery back as it was, unattempted.
+      // Not the destination's answer (this process is stopping, the breaker opened first, or the lease
+      // could not be renewed): hand the delivery back as it was, unattempted.
       span?.end("cancelled", "released");
       held.row = undefined;
       await target.unadmit(job, admission);

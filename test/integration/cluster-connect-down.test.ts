@@ -3,11 +3,10 @@
 // its ready check saw cluster_state:fail, reconnected on a promise of its own and left the caller's
 // unsettled. A worker process restarted during a failover in the chaos suite hung at boot that way
 // for minutes (it never logged "switchyard running"); BullMQ calls connect() on its connections too.
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { connectRedis, createCommandRedis, createWorkerRedis } from "../../src/runtime/redis.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
-import { type TestCluster, startTestCluster } from "../support/redis-cluster.ts";
+import { type TestCluster, ask, startTestCluster } from "../support/redis-cluster.ts";
 import { eventually } from "../support/test-gateway.ts";
 
 let cluster: TestCluster;
@@ -23,22 +22,8 @@ afterAll(async () => {
 });
 
 async function clusterState(port: number): Promise<string | undefined> {
-  const r = new Redis({
-    port,
-    host: "127.0.0.1",
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  r.on("error", () => undefined);
-  try {
-    await r.connect();
-    return /cluster_state:(\w+)/.exec(String(await r.call("CLUSTER", "INFO")))?.[1];
-  } catch {
-    return undefined;
-  } finally {
-    r.disconnect();
-  }
+  const info = await ask(port, (r) => r.call("CLUSTER", "INFO")).catch(() => undefined);
+  return info === undefined ? undefined : /cluster_state:(\w+)/.exec(String(info))?.[1];
 }
 
 /** Whether `p` settles within `ms`: "resolved", "rejected: …", or "pending". */

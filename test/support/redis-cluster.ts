@@ -71,7 +71,7 @@ async function until(
 }
 
 /** One command to one node, on a short-lived connection. */
-async function ask<T>(port: number, send: (r: Redis) => Promise<T>): Promise<T> {
+export async function ask<T>(port: number, send: (r: Redis) => Promise<T>): Promise<T> {
   const r = new Redis({
     port,
     host: "127.0.0.1",
