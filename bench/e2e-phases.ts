@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Redis } from "ioredis";
+import { type CommandStat, commandStatsPerHook, resetCommandStats } from "./redis-commandstats.ts";
 import type { Contender, Running, StartOptions } from "./e2e-contenders.ts";
 import { SECRET } from "./e2e-contenders.ts";
 import { wallMs } from "./e2e-hooks.ts";
@@ -54,8 +55,10 @@ export async function saturation(
     seconds: number;
     warmup: number;
     cpuProfDir?: (role: "web" | "worker") => string;
+    /** Also read Redis's command statistics for the run (redis-commandstats.ts). */
+    redisStats?: boolean;
   },
-): Promise<SaturationResult> {
+): Promise<SaturationResult & { commands?: CommandStat[] }> {
   const profile = o.cpuProfDir;
   const run = await fresh(env, c, { worker: true, ...(profile ? { profile } : {}) });
   try {
@@ -64,6 +67,7 @@ export async function saturation(
       mkdirSync(join(profile("web"), ".."), { recursive: true });
       writeFileSync(join(profile("web"), "..", "start"), "");
     }
+    if (o.redisStats) await resetCommandStats(env.redis);
     const cpu0 = [run.web.cpuMs(), run.worker!.cpuMs(), await redisCpuMs(env.redis)];
     const t0 = wallMs();
     const load = await saturate(run.url, SECRET, o.connections, o.seconds);
@@ -79,6 +83,7 @@ export async function saturation(
       webUs: ((cpu1[0]! - cpu0[0]!) * 1000) / Math.max(1, load.accepted),
       workerUs: perHook(1),
       redisUs: perHook(2),
+      ...(o.redisStats ? { commands: await commandStatsPerHook(env.redis, all.arrivals) } : {}),
     };
   } finally {
     await run.stop();

@@ -9,7 +9,8 @@
 //
 //   npm run bench:e2e -- [--seconds 15] [--warmup 3] [--connections 30] [--rounds 1] [--rate N]
 //     [--hooks 20000] [--only saturation,latency,memory,side] [--web-cmd CMD] [--worker-cmd CMD]
-//     [--log-level warn] [--cpu-prof DIR] [--against DIR ...] [--sink http|amqp] [--quick] [--json FILE]
+//     [--log-level warn] [--cpu-prof DIR] [--redis-stats] [--against DIR ...] [--sink http|amqp] [--quick]
+//     [--json FILE]
 //
 // --quick shrinks the run to a smoke test (3 s phases, 1 s warm-up, 2,000 hooks); --json FILE writes
 // the medians (result-types.ts) for `npm run bench`.
@@ -17,6 +18,7 @@
 // default) runs every contender at once at --rate, each with its own Redis and receiver, for a CPU and
 // latency comparison that a busy machine disturbs alike. --cpu-prof writes
 // CPU profiles (cpu-prof-preload.mjs) of every process at saturation under DIR and prints the hottest functions.
+// --redis-stats prints, per contender and round, Redis's calls and µs per delivered hook by command.
 // --against DIR runs another checkout of Switchyard (its own Procfile, node_modules present) as one more
 // contender, so a change is measured against the code before it in the same run.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -27,6 +29,7 @@ import { Redis } from "ioredis";
 import { startPrivateRedis } from "../src/runtime/dev-redis.ts";
 import { progress, writeResult } from "./bench-flags.ts";
 import { summariseProfiles } from "./cpu-profile.ts";
+import { commandStatRows } from "./redis-commandstats.ts";
 import { contenders } from "./e2e-contenders.ts";
 import {
   type FixedRateResult,
@@ -56,6 +59,7 @@ const { values: args } = parseArgs({
     "worker-cmd": { type: "string" },
     "log-level": { type: "string", default: "warn" },
     "cpu-prof": { type: "string" },
+    "redis-stats": { type: "boolean", default: false },
     against: { type: "string", multiple: true, default: [] },
     sink: { type: "string", default: "http" },
     quick: { type: "boolean", default: false },
@@ -140,9 +144,16 @@ try {
         seconds,
         warmup,
         ...(profDir ? { cpuProfDir: (role) => join(profDir, `${c.name}-${round}`, role) } : {}),
+        redisStats: args["redis-stats"],
       });
-      sat.get(c.name)!.push(r);
-      log(`  round ${round} saturation ${c.name}: ${JSON.stringify(r)}`);
+      const { commands, ...figures } = r;
+      sat.get(c.name)!.push(figures);
+      log(`  round ${round} saturation ${c.name}: ${JSON.stringify(figures)}`);
+      if (commands)
+        console.log(
+          `Redis commands at saturation, ${c.name}, round ${round} (a script's time includes its commands'):\n` +
+            table(commandStatRows(commands)),
+        );
     }
   }
   const rate = args.rate
