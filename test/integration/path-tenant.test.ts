@@ -32,8 +32,9 @@ async function post(g: TestGateway, path: string, body = "{}") {
   return { status: res.status, json: (await res.json()) as Record<string, any> };
 }
 
+/** Sorted: KEYS answers in hash-table order, which changes when a background key is rewritten. */
 async function storedKeys(g: TestGateway): Promise<string[]> {
-  return g.redis.keys(`{${g.config.redis.prefix}[:}]*`);
+  return (await g.redis.keys(`{${g.config.redis.prefix}[:}]*`)).sort();
 }
 
 async function tenantOf(g: TestGateway, id: string): Promise<string | undefined> {
