@@ -19,8 +19,8 @@
     {'missing'}                 no such row
     {'delivered'} | {'dead'}    final
 ]]
--- One read of the row's fields and one of the parent's: the claim is on every attempt's path.
-local cur = redis.call('HMGET', KEYS[1], 'st', 'lu', 'fa', 'rp')
+-- One read and one write of the row, one read of the parent: the claim is on every attempt's path.
+local cur = redis.call('HMGET', KEYS[1], 'st', 'lu', 'fa', 'rp', 'f', 'a')
 local st = cur[1]
 if not st then
   return {'missing'}
@@ -35,16 +35,11 @@ if st == 'sending' then
     return {'leased', tostring(until_)}
   end
 end
-local fence = redis.call('HINCRBY', KEYS[1], 'f', 1)
-local attempts = redis.call('HINCRBY', KEYS[1], 'a', 1)
+local fence = tonumber(cur[5] or '0') + 1
+local attempts = tonumber(cur[6] or '0') + 1
 local leaseUntil = now + tonumber(ARGV[4])
-local fa = cur[3]
-if fa then
-  redis.call('HSET', KEYS[1], 'st', 'sending', 'lo', ARGV[2], 'lu', leaseUntil)
-else
-  fa = ARGV[3]
-  redis.call('HSET', KEYS[1], 'st', 'sending', 'lo', ARGV[2], 'lu', leaseUntil, 'fa', fa)
-end
+local fa = cur[3] or ARGV[3]
+redis.call('HSET', KEYS[1], 'st', 'sending', 'lo', ARGV[2], 'lu', leaseUntil, 'f', fence, 'a', attempts, 'fa', fa)
 redis.call('ZADD', KEYS[3], leaseUntil, ARGV[1])
 local out = {'ok', tostring(fence), tostring(attempts), fa, cur[4] or ''}
 if #ARGV >= 5 then

@@ -25,15 +25,21 @@ for u = 1, tonumber(ARGV[1]) do
   local reason, class, status = ARGV[a + 8], ARGV[a + 9], ARGV[a + 10]
   local uncount = ARGV[a + 11] == '1'
   local row, parent, watch = KEYS[k], KEYS[k + 1], KEYS[k + 2]
-  local st = redis.call('HGET', row, 'st')
+  local cur = redis.call('HMGET', row, 'st', 'f')
+  local st = cur[1]
   local ok
   if fence == '*' then
     ok = st == 'pending' or st == 'sending' or st == 'retrying'
   else
-    ok = st == 'sending' and redis.call('HGET', row, 'f') == fence
+    ok = st == 'sending' and cur[2] == fence
   end
   if ok then
-    redis.call('HDEL', row, 'lo', 'lu')
+    local final = outcome == 'delivered' or outcome == 'dead'
+    if final then
+      redis.call('HDEL', row, 'lo', 'lu', 'na')
+    else
+      redis.call('HDEL', row, 'lo', 'lu')
+    end
     if reason ~= '' then
       redis.call('HSET', row, 'le', reason, 'ec', class)
     end
@@ -48,7 +54,6 @@ for u = 1, tonumber(ARGV[1]) do
       redis.call('HSET', row, 'st', 'retrying', 'la', now, 'na', nextAt)
       redis.call('ZADD', watch, score, id)
     else
-      redis.call('HDEL', row, 'na')
       if outcome == 'delivered' then
         redis.call('HSET', row, 'st', 'delivered', 'la', now, 'da', now)
       else
