@@ -18,13 +18,19 @@ export class LeaseGuard implements Cancellation {
   private confirmedUntil: number;
   private lostWhy: string | undefined;
   private readonly cancels = new Set<(why: string) => void>();
-  private readonly renewal: NodeJS.Timeout;
-  private deadline: NodeJS.Timeout | undefined;
+  /** When the next renewal is due. */
+  private renewAt: number;
+  /**
+   * One timer per attempt, at the next renewal or, once a renewal is overdue, at the deadline: most
+   * attempts end before their first renewal, so the hot path arms (and clears) a single timer.
+   */
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   constructor(private readonly opts: LeaseGuardOptions) {
     this.confirmedUntil = opts.until;
-    this.renewal = setInterval(() => this.renew(), Math.max(100, Math.floor(opts.leaseMs / 3)));
-    this.armDeadline();
+    this.renewAt = opts.now() + this.everyMs;
+    this.arm();
   }
 
   /** Why the lease was given up, once it was. */
@@ -39,9 +45,13 @@ export class LeaseGuard implements Cancellation {
   }
 
   stop(): void {
-    clearInterval(this.renewal);
-    clearTimeout(this.deadline);
+    this.stopped = true;
+    clearTimeout(this.timer);
     this.cancels.clear();
+  }
+
+  private get everyMs(): number {
+    return Math.max(100, Math.floor(this.opts.leaseMs / 3));
   }
 
   /** The margin kept before the lease ends: time for the cancelled attempt to stop. */
@@ -49,21 +59,35 @@ export class LeaseGuard implements Cancellation {
     return Math.max(50, Math.floor(this.opts.leaseMs / 5));
   }
 
-  private armDeadline(): void {
-    clearTimeout(this.deadline);
-    const wait = this.confirmedUntil - this.marginMs - this.opts.now();
-    this.deadline = setTimeout(() => this.giveUp("lease could not be renewed"), Math.max(0, wait));
+  private get deadline(): number {
+    return this.confirmedUntil - this.marginMs;
   }
 
-  private renew(): void {
-    if (this.lostWhy !== undefined) return;
-    const until = this.opts.now() + this.opts.leaseMs;
+  private arm(): void {
+    clearTimeout(this.timer);
+    if (this.stopped || this.lostWhy !== undefined) return;
+    const at = Math.min(this.renewAt, this.deadline);
+    this.timer = setTimeout(() => this.wake(), Math.max(0, at - this.opts.now()));
+  }
+
+  private wake(): void {
+    const now = this.opts.now();
+    if (now >= this.deadline) return this.giveUp("lease could not be renewed");
+    if (now >= this.renewAt) {
+      this.renewAt = now + this.everyMs;
+      this.renew(now + this.opts.leaseMs);
+    }
+    this.arm();
+  }
+
+  private renew(until: number): void {
     this.opts.renew(until).then(
       (ok) => {
-        if (this.lostWhy !== undefined) return;
+        if (this.stopped || this.lostWhy !== undefined) return;
         if (!ok) return this.giveUp("lease taken over by another worker");
+        if (until <= this.confirmedUntil) return;
         this.confirmedUntil = until;
-        this.armDeadline();
+        this.arm();
       },
       // Redis away: the deadline decides, not one failed call.
       () => undefined,
@@ -73,8 +97,7 @@ export class LeaseGuard implements Cancellation {
   private giveUp(why: string): void {
     if (this.lostWhy !== undefined) return;
     this.lostWhy = why;
-    clearInterval(this.renewal);
-    clearTimeout(this.deadline);
+    clearTimeout(this.timer);
     for (const cancel of this.cancels) cancel(why);
   }
 }
