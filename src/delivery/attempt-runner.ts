@@ -188,7 +188,8 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     // From here the target accounts for the admission itself (settled, or unadmit when handed back).
     held.admission = undefined;
     const finishedAt = now();
-    const attemptLog = { ...traced, duration_ms: finishedAt - startedAt };
+    // Built only for a line that is written: the delivered line is info, off at the default level.
+    const attemptLog = (): Record<string, unknown> => ({ ...traced, duration_ms: finishedAt - startedAt });
 
     // Phase 4: record the outcome, then hand it to BullMQ.
     if (result.ok) {
@@ -196,8 +197,8 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       const answered = timeline.now();
       metrics.attempt(prepared, "ok");
       metrics.delivered(prepared, (finishedAt - prepared.receivedAt) / 1000);
-      if (await record(row, writer, { outcome: "delivered" }, finishedAt))
-        logger.info({ ...attemptLog, result: "ok" }, "delivered");
+      if ((await record(row, writer, { outcome: "delivered" }, finishedAt)) && logger.isLevelEnabled("info"))
+        logger.info({ ...attemptLog(), result: "ok" }, "delivered");
       if (timeline.on)
         timeline.markAll(job.data.p, [
           ["picked_up", pickedUp],
@@ -216,7 +217,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       held.row = undefined;
       await target.unadmit(job, admission);
       await record(row, writer, { outcome: "release" }, finishedAt);
-      logger.info({ ...attemptLog, result: "cancelled", reason: failure.reason }, "attempt handed back");
+      logger.info({ ...attemptLog(), result: "cancelled", reason: failure.reason }, "attempt handed back");
       return parkJob(job, token, finishedAt, failure.reason);
     }
     const errorClass = errorClassOf(failure);
@@ -232,7 +233,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     });
     span?.end(errorClass, decision.kind === "dead" ? "dead" : "retrying", failure.statusCode);
     if (decision.kind === "dead")
-      return deadLetter(prepared, row, writer, failure, attemptLog, decision.why, true, result);
+      return deadLetter(prepared, row, writer, failure, attemptLog(), decision.why, true, result);
     const next = finishedAt + decision.delayMs;
     const written = await record(
       row,
@@ -249,7 +250,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     await target.settled?.(prepared, result, false);
     if (!written) return;
     logger.warn(
-      { ...attemptLog, result: errorClass, reason: failure.reason, retry_in_ms: decision.delayMs },
+      { ...attemptLog(), result: errorClass, reason: failure.reason, retry_in_ms: decision.delayMs },
       "attempt failed",
     );
     return parkJob(job, token, next, failure.reason);

@@ -43,10 +43,16 @@ interface SinkAttempt extends PreparedAttempt {
 /** The sink as a delivery target. */
 function sinkTarget(deps: ProcessorDeps): DeliveryTarget<SinkAttempt> {
   const { sink, breaker, config } = deps;
-  const retryPolicy = (source: string): RetryConfig => ({
-    ...config.dispatch.retry,
-    ...config.sources[source]?.retry,
-  });
+  // The config is fixed for the process's life: merge each source's policy once.
+  const policies = new Map<string, RetryConfig>();
+  const retryPolicy = (source: string): RetryConfig => {
+    let policy = policies.get(source);
+    if (!policy) {
+      policy = { ...config.dispatch.retry, ...config.sources[source]?.retry };
+      policies.set(source, policy);
+    }
+    return policy;
+  };
   return {
     parentKey: (job) => deps.ledger.keys.hook(job.data.p as HookId),
     parentFields: HOOK_ATTEMPT_FIELDS,

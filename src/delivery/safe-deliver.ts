@@ -69,7 +69,8 @@ export async function safeAttempt(
 ): Promise<DeliveryResult> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
-  const untrack: (() => void)[] = [];
+  let untrackShutdown: (() => void) | undefined;
+  let untrackLease: (() => void) | undefined;
   const stopped = new Promise<DeliveryResult>((resolve) => {
     timer = setTimeout(() => {
       controller.abort(new Error("attempt timed out"));
@@ -79,7 +80,8 @@ export async function safeAttempt(
       controller.abort(new Error(why));
       resolve(cancelled(`attempt cancelled: ${why}`));
     };
-    for (const c of [inFlight, lease]) if (c) untrack.push(c.track(cancel));
+    untrackShutdown = inFlight?.track(cancel);
+    untrackLease = lease?.track(cancel);
   });
   try {
     let answer: unknown;
@@ -97,6 +99,7 @@ export async function safeAttempt(
     return await Promise.race([settled, stopped]);
   } finally {
     clearTimeout(timer);
-    for (const u of untrack) u();
+    untrackShutdown?.();
+    untrackLease?.();
   }
 }
