@@ -188,7 +188,6 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     // From here the target accounts for the admission itself (settled, or unadmit when handed back).
     held.admission = undefined;
     const finishedAt = now();
-    // Built only for a line that is written: the delivered line is info, off at the default level.
     const attemptLog = (): Record<string, unknown> => ({ ...traced, duration_ms: finishedAt - startedAt });
 
     // Phase 4: record the outcome, then hand it to BullMQ.
