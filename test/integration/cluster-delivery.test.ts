@@ -67,7 +67,7 @@ it("delivers 600 hooks to two sinks, with every master holding at least 15% of t
     const done = await Promise.all(
       sinkQueueNames(sink, 4).map(async (name) => {
         const queue = new Queue(name, { connection: gw.redis, prefix: gw.gateway.keys.queuePrefix(name) });
-        const events = await (await queue.client).xrange(queue.keys.events ?? "", "-", "+");
+        const events = await gw.redis.xrange(queue.keys.events ?? "", "-", "+");
         await queue.close();
         return events.filter(([, fields]) => fields[0] === "event" && fields[1] === "completed").length;
       }),
