@@ -15,7 +15,7 @@ import { type DeliveryJob, deliveryOf } from "../queue/delivery-job.ts";
 import type { ClaimResult, DeliveryStore, Finish } from "../store/delivery-store.ts";
 import { asStoreUnavailable } from "../store/store-errors.ts";
 import { deadLetterError, isControl, parkJob, withJitter } from "./bullmq-control.ts";
-import { claimReviving } from "./claim-reviving.ts";
+import { claimReviving, settleMissingRow } from "./claim-reviving.ts";
 import { LeaseGuard } from "./lease-guard.ts";
 import type {
   Admission,
@@ -120,9 +120,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
             "another worker holds the lease",
           );
         case "missing":
-          metrics.attempt(undefined, "missing");
-          logger.warn({ delivery_id: id, parent_id: job.data.p }, "job names no delivery row");
-          return;
+          return settleMissingRow({ logger, metrics, now }, job, token, claim.parentExists);
         case "delivered":
         case "dead":
           return;

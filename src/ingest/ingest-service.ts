@@ -1,5 +1,6 @@
-// The inbound use case: verify → dedup → persist the record and its delivery rows → enqueue → ack.
-// A 2xx is only ever answered after Redis has acknowledged both the rows and every sink job.
+// The inbound use case: verify → dedup → persist the record and its delivery rows, and enqueue, in one
+// round trip → ack. A 2xx is only ever answered after Redis has acknowledged both the rows and every
+// sink job.
 import { createHash } from "node:crypto";
 import type { Config, SourceConfig } from "../config/schema.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
@@ -24,6 +25,8 @@ export interface IngestRequest {
   readonly traceparent?: string | undefined;
 }
 
+type PersistOutcome = { kind: "new" } | { kind: "duplicate"; firstId: HookId };
+
 export type IngestResult = { readonly status: "accepted" | "duplicate"; readonly id: HookId };
 
 /** The hook store, as ingest uses it. */
@@ -31,7 +34,9 @@ export interface HookWriter {
   persist(
     hook: HookRecord,
     opts: { dedupTtlS: number; staleAfterMs: number },
-  ): Promise<{ kind: "new" } | { kind: "duplicate"; firstId: HookId }>;
+    /** Called once the write is on the connection, ahead of any command sent after it. */
+    onSent?: () => void,
+  ): Promise<PersistOutcome>;
   load(
     id: HookId,
   ): Promise<
@@ -39,9 +44,11 @@ export interface HookWriter {
   >;
 }
 
-/** The delivery queues, as ingest uses them: add a job per row (idempotent). */
+/** The delivery queues, as ingest uses them: add a job per row (idempotent), or remove waiting ones. */
 export interface JobWriter {
   enqueue(rows: readonly JobRow[]): Promise<void>;
+  /** Remove the rows' jobs unless a worker holds them. */
+  discard(rows: readonly JobRow[]): Promise<void>;
 }
 
 /** A delivery job as ingest adds it. */
@@ -125,12 +132,11 @@ export class IngestService {
 
     const verified = timeline.now();
     const hook = this.buildRecord(req, source, receivedAt, source.sinks);
-    const outcome = await this.store(() =>
-      this.deps.hooks.persist(hook, {
-        dedupTtlS: source.dedup_ttl_s,
-        staleAfterMs: config.recovery.stale_after_ms,
-      }),
-    );
+    const jobs = jobRows(hook.id, source.sinks);
+    const { outcome, persisted } = await this.persistWithJobs(hook, jobs, {
+      dedupTtlS: source.dedup_ttl_s,
+      staleAfterMs: config.recovery.stale_after_ms,
+    });
     if (outcome.kind === "duplicate") {
       // The first copy may have been persisted by a request that died before enqueueing: finish its jobs.
       // A 200 promises what a 202 does: the first copy's writes on as many replicas as configured.
@@ -138,8 +144,6 @@ export class IngestService {
       if (jobs) await this.waitForReplicas(outcome.firstId, jobs);
       return { status: "duplicate", id: outcome.firstId };
     }
-    const persisted = timeline.now();
-    const jobs = await this.enqueue(hook.id, source.sinks);
     if (timeline.on)
       timeline.markAll(hook.id, [
         ["received", received],
@@ -149,6 +153,47 @@ export class IngestService {
       ]);
     await this.waitForReplicas(hook.id, jobs);
     return { status: "accepted", id: hook.id };
+  }
+
+  /**
+   * Persist a hook and add its jobs in one round trip: the adds are handed to the connection right
+   * behind the persist command, so on a single Redis, which runs one connection's commands in order,
+   * no job is ever visible before its row. On a cluster the row and the job live on two nodes; a
+   * worker that meets a job before its row looks again shortly, and the row's recovery watch entry is
+   * the backstop. Resolves once both are acknowledged. A duplicate's jobs name rows that were never
+   * written: they are removed again (a worker that took one first drops it).
+   */
+  private async persistWithJobs(
+    hook: HookRecord,
+    jobs: readonly JobRow[],
+    opts: { dedupTtlS: number; staleAfterMs: number },
+  ): Promise<{ outcome: PersistOutcome; persisted: number }> {
+    let adding: Promise<void> | undefined;
+    const outcome = await this.store(() =>
+      this.deps.hooks.persist(hook, opts, () => {
+        adding = this.deps.jobs.enqueue(jobs);
+        // Awaited below; a rejection that lands before then is not an unhandled one.
+        adding.catch(() => undefined);
+      }),
+    );
+    const persisted = timeline.now();
+    if (outcome.kind === "duplicate") {
+      await adding?.catch(() => undefined);
+      if (adding) await this.discardJobs(jobs);
+      return { outcome, persisted };
+    }
+    // A persist that failed may still have been written (its reply lost): its jobs then stay, so they
+    // are never discarded on an error. The provider's retry meets the record as a duplicate.
+    await this.store(() => adding ?? this.deps.jobs.enqueue(jobs));
+    return { outcome, persisted };
+  }
+
+  private async discardJobs(jobs: readonly JobRow[]): Promise<void> {
+    try {
+      await this.deps.jobs.discard(jobs);
+    } catch (err) {
+      this.deps.logger.debug({ err: (err as Error).message }, "could not remove a duplicate's jobs");
+    }
   }
 
   private buildRecord(

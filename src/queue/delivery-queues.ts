@@ -101,6 +101,15 @@ export class DeliveryQueues {
     await Promise.all(rows.map((row) => this.add(row)));
   }
 
+  /** Remove the rows' jobs; one a worker holds (locked) or that is gone already is left as it is. */
+  async discard(rows: readonly JobRef[]): Promise<void> {
+    await Promise.all(
+      rows.map(async (row) => {
+        await this.forRow(row)?.remove(row.id);
+      }),
+    );
+  }
+
   private async add(row: JobRef): Promise<void> {
     const queue = this.forRow(row);
     if (!queue) throw new Error(`no queue for ${this.queueNameOf(row)}`);

@@ -35,7 +35,9 @@ export type ClaimResult =
       readonly parent: readonly (Buffer | undefined)[];
     }
   | { readonly kind: "leased"; readonly until: number }
-  | { readonly kind: "missing" | "delivered" | "dead" };
+  /** No such row. `parentExists` false: nor its parent (a job of a hook not written yet, or never). */
+  | { readonly kind: "missing"; readonly parentExists: boolean }
+  | { readonly kind: "delivered" | "dead" };
 
 /** The outcome of an attempt, as the ledger records it. */
 export type Finish =
@@ -139,6 +141,7 @@ export class DeliveryStore {
       case "leased":
         return { kind, until: Number(reply[1]?.toString()) };
       case "missing":
+        return { kind, parentExists: reply[1]?.toString() === "1" };
       case "delivered":
       case "dead":
         return { kind };

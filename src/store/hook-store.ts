@@ -21,6 +21,8 @@ interface PersistWrite {
   readonly bucket: number;
   readonly keys: readonly string[];
   readonly args: readonly (string | number | Buffer)[];
+  /** Called once this write's command has been handed to the connection (it is then ahead of any later one). */
+  readonly onSent: (() => void) | undefined;
 }
 
 export type PersistOutcome =
@@ -101,6 +103,7 @@ export class HookStore {
   async persist(
     hook: HookRecord,
     opts: { dedupTtlS: number; staleAfterMs: number },
+    onSent?: () => void,
   ): Promise<PersistOutcome> {
     const meta: StoredMeta = {
       source: hook.source,
@@ -134,12 +137,17 @@ export class HookStore {
       keys.push(this.keys.delivery(id));
       args.push(id, targetKey({ kind: "sink", name: sink }));
     }
-    return this.writes.add({ bucket: bucketOf(hook.id), keys, args });
+    return this.writes.add({ bucket: bucketOf(hook.id), keys, args, onSent });
   }
 
   /** One call for the tick's hooks on a single Redis; one per bucket (a slot) on a cluster. */
-  private async flush(batch: readonly PersistWrite[]): Promise<PersistOutcome[]> {
-    if (!this.perSlot) return this.persistGroup(batch);
+  private flush(batch: readonly PersistWrite[]): Promise<PersistOutcome[]> {
+    const written = this.perSlot ? this.flushPerSlot(batch) : this.persistGroup(batch);
+    for (const write of batch) write.onSent?.();
+    return written;
+  }
+
+  private async flushPerSlot(batch: readonly PersistWrite[]): Promise<PersistOutcome[]> {
     const groups = new Map<number, PersistWrite[]>();
     for (const write of batch) {
       const group = groups.get(write.bucket);

@@ -16,14 +16,14 @@
   Returns
     {'ok', fence, attempts, first_attempt_at|'', replay_id|'', parent field values...}
     {'leased', lease_until}     another worker's lease is live
-    {'missing'}                 no such row
+    {'missing', 0|1}            no such row; 1 when the parent record exists
     {'delivered'} | {'dead'}    final
 ]]
 -- One read and one write of the row, one read of the parent: the claim is on every attempt's path.
 local cur = redis.call('HMGET', KEYS[1], 'st', 'lu', 'fa', 'rp', 'f', 'a')
 local st = cur[1]
 if not st then
-  return {'missing'}
+  return {'missing', redis.call('EXISTS', KEYS[2])}
 end
 if st == 'delivered' or st == 'dead' then
   return {st}

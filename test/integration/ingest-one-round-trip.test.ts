@@ -1,0 +1,133 @@
+// Ingest persists a hook and adds its jobs in one round trip: the adds go out on the same connection
+// right behind the persist, a duplicate's jobs (which name rows never written) are removed again, and
+// a worker that meets a job before its hook is written looks once more instead of dropping it.
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import pino from "pino";
+import { afterEach, expect, it } from "vitest";
+import { sinkDeliveryId } from "../../src/domain/hook.ts";
+import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
+import { sinkQueueName } from "../../src/queue/delivery-job.ts";
+import { metricValue, sendHook } from "../support/hooks.ts";
+import { hookFixture, ledgerStores } from "../support/ledger.ts";
+import { type Receiver, startReceiver } from "../support/receiver.ts";
+import { type TestGateway, eventually, startTestGateway, testConfig } from "../support/test-gateway.ts";
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const clean of cleanups.splice(0).reverse()) await clean();
+});
+
+async function gatewayTo(rx: Receiver, opts: Parameters<typeof startTestGateway>[1]): Promise<TestGateway> {
+  const gw = await startTestGateway(
+    testConfig({
+      sinks: { s: { type: "http", url: `${rx.url}/s` } },
+      sources: { src: { verify: { type: "none" }, sinks: ["s"] } },
+    }),
+    opts,
+  );
+  cleanups.push(() => gw.stop());
+  return gw;
+}
+
+async function receiver(): Promise<Receiver> {
+  const rx = await startReceiver({ fallback: 200 });
+  cleanups.push(() => rx.close());
+  return rx;
+}
+
+function sinkQueue(gw: TestGateway): Queue {
+  const name = sinkQueueName("s");
+  const queue = new Queue(name, { connection: gw.redis, prefix: gw.gateway.keys.queuePrefix(name) });
+  cleanups.push(() => queue.close());
+  return queue;
+}
+
+it("sends a hook's job add on the persist's connection, right behind the persist", async () => {
+  const gw = await gatewayTo(await receiver(), { roles: ["api"] });
+  const monitor = await new Redis(gw.config.redis.url).monitor();
+  cleanups.push(async () => monitor.disconnect());
+  const seen: { args: string[]; source: string }[] = [];
+  const prefix = gw.config.redis.prefix;
+  monitor.on("monitor", (_time: string, args: string[], source: string) => {
+    // Script calls only (the first add of a process goes as EVAL), not the commands they run.
+    const script = args[0]?.toLowerCase() === "evalsha" || args[0]?.toLowerCase() === "eval";
+    if (script && args.some((a) => a.includes(prefix))) seen.push({ args, source });
+  });
+  const id = await sendHook(gw, "src", JSON.stringify({ n: 1 }));
+  const job = sinkDeliveryId(id as never, "s");
+  // The persist names the hook's record among its keys; BullMQ's add names the queue's keys and
+  // carries the job id inside its packed arguments.
+  const isPersist = (c: { args: string[] }) => c.args.some((a) => a.endsWith(`:hook:${id}`));
+  const isAdd = (c: { args: string[] }) =>
+    !isPersist(c) && c.args.some((a) => a.endsWith(":sink-s:wait")) && c.args.some((a) => a.includes(job));
+  await eventually(() => seen.some(isAdd), 5000, "the job add in MONITOR");
+  const persist = seen.findIndex(isPersist);
+  const add = seen.findIndex(isAdd);
+  expect(persist).toBeGreaterThanOrEqual(0);
+  expect(add).toBeGreaterThan(persist);
+  expect(seen[add]?.source).toBe(seen[persist]?.source);
+});
+
+it("removes the jobs of a duplicate, whose rows were never written", async () => {
+  const gw = await gatewayTo(await receiver(), { roles: ["api"] });
+  const body = JSON.stringify({ n: "same" });
+  const first = await sendHook(gw, "src", body);
+  const again = await fetch(`${gw.url}/webhooks/src`, { method: "POST", body });
+  expect(again.status).toBe(200);
+  expect(((await again.json()) as { id: string }).id).toBe(first);
+  const jobs = await sinkQueue(gw).getJobs(["waiting", "delayed", "active", "completed", "failed"]);
+  expect(jobs.map((j) => j.id)).toEqual([sinkDeliveryId(first as never, "s")]);
+});
+
+it("delivers a hook whose job ran before its record was written, on the job's second look", async () => {
+  const rx = await receiver();
+  const gw = await gatewayTo(rx, { roles: ["dispatch"] });
+  const { keys } = gw.gateway;
+  const redis = new Redis(gw.config.redis.url);
+  cleanups.push(async () => redis.disconnect());
+  const queues = new DeliveryQueues(redis, keys, { s: 1 });
+  cleanups.push(() => queues.close());
+  const hook = hookFixture({ source: "src", sinks: ["s"] });
+  const row = {
+    id: sinkDeliveryId(hook.id, "s"),
+    parentId: hook.id,
+    target: { kind: "sink", name: "s" },
+  } as const;
+
+  await queues.enqueue([row]);
+  await eventually(
+    async () => (await metricValue(gw, "switchyard_dispatch_attempts_total", { result: "parked" })) >= 1,
+    5000,
+    "the first look to park the job",
+  );
+  await ledgerStores(redis, keys).hooks.persist(hook, { dedupTtlS: 60, staleAfterMs: 60_000 });
+  await eventually(() => rx.requests.length === 1, 5000, "the delivery");
+  expect(rx.requests[0]?.headers["x-switchyard-id"]).toBe(hook.id);
+  expect(await metricValue(gw, "switchyard_dispatch_attempts_total", { result: "missing" })).toBe(0);
+});
+
+it("drops a job whose hook was never stored after its second look, without a warning", async () => {
+  const rx = await receiver();
+  const lines: { level: number; msg: string; delivery_id?: string }[] = [];
+  const logger = pino({ level: "debug" }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+  const gw = await gatewayTo(rx, { roles: ["dispatch"], logger });
+  const redis = new Redis(gw.config.redis.url);
+  cleanups.push(async () => redis.disconnect());
+  const queues = new DeliveryQueues(redis, gw.gateway.keys, { s: 1 });
+  cleanups.push(() => queues.close());
+  const hook = hookFixture({ source: "src", sinks: ["s"] });
+  const id = sinkDeliveryId(hook.id, "s");
+
+  await queues.enqueue([{ id, parentId: hook.id, target: { kind: "sink", name: "s" } }]);
+  await eventually(
+    async () => (await metricValue(gw, "switchyard_dispatch_attempts_total", { result: "missing" })) === 1,
+    5000,
+    "the second look to drop the job",
+  );
+  expect(await metricValue(gw, "switchyard_dispatch_attempts_total", { result: "parked" })).toBe(1);
+  expect(await sinkQueue(gw).getJobState(id)).toBe("unknown");
+  expect(rx.requests).toHaveLength(0);
+  expect(lines.filter((l) => l.level >= 40 && "delivery_id" in l)).toEqual([]);
+  expect(lines.some((l) => l.msg === "dropped a job of a hook that was never stored")).toBe(true);
+});
