@@ -15,8 +15,9 @@ import { type DeliveryJob, deliveryOf } from "../queue/delivery-job.ts";
 import type { ClaimResult, DeliveryStore, Finish } from "../store/delivery-store.ts";
 import { asStoreUnavailable } from "../store/store-errors.ts";
 import { deadLetterError, isControl, parkJob, withJitter } from "./bullmq-control.ts";
-import { claimReviving, settleMissingRow } from "./claim-reviving.ts";
+import { claimReviving } from "./claim-reviving.ts";
 import { LeaseGuard } from "./lease-guard.ts";
+import { settleMissingRow } from "./missing-row.ts";
 import type {
   Admission,
   AttemptMetrics,

@@ -9,6 +9,7 @@ import { type HookId, bucketFor, newId } from "../domain/ids.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import { timeline } from "../observability/timeline.ts";
+import type { PersistOutcome } from "../store/hook-store.ts";
 import type { QuarantinedHook } from "../store/quarantine-store.ts";
 import { computeDedupKey } from "./dedup-key.ts";
 import type { DepthGate } from "./depth-gate.ts";
@@ -24,8 +25,6 @@ export interface IngestRequest {
   /** W3C traceparent of the request's span (tracing on only), kept with the hook for its deliveries. */
   readonly traceparent?: string | undefined;
 }
-
-type PersistOutcome = { kind: "new" } | { kind: "duplicate"; firstId: HookId };
 
 export type IngestResult = { readonly status: "accepted" | "duplicate"; readonly id: HookId };
 
@@ -140,8 +139,8 @@ export class IngestService {
     if (outcome.kind === "duplicate") {
       // The first copy may have been persisted by a request that died before enqueueing: finish its jobs.
       // A 200 promises what a 202 does: the first copy's writes on as many replicas as configured.
-      const jobs = await this.finishEnqueue(outcome.firstId);
-      if (jobs) await this.waitForReplicas(outcome.firstId, jobs);
+      const firstJobs = await this.finishEnqueue(outcome.firstId);
+      if (firstJobs) await this.waitForReplicas(outcome.firstId, firstJobs);
       return { status: "duplicate", id: outcome.firstId };
     }
     if (timeline.on)
