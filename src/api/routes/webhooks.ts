@@ -4,7 +4,7 @@ import { NAME, type SourceConfig } from "../../config/schema.ts";
 import { IngestError } from "../../ingest/ingest-error.ts";
 import type { IngestService } from "../../ingest/ingest-service.ts";
 import { acceptsPathTenant } from "../../ingest/path-tenant.ts";
-import { keptHeaders } from "../../ingest/headers.ts";
+import { keptHeaders, keptRawHeaders } from "../../ingest/headers.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { Tracing } from "../../observability/tracing.ts";
 import { ApiError, INGEST_STATUS } from "../api-error.ts";
@@ -28,12 +28,34 @@ const OUTCOME_OF_STATUS: Record<number, string> = {
   503: "unavailable",
 };
 
+/**
+ * The raw header list of the Node request behind a Hono request, when there is one (the node adapter
+ * passes it as `env.incoming`; `app.request` in tests does not): reading it skips building a fetch
+ * Headers object per hook.
+ */
+function rawHeadersOf(env: unknown): readonly string[] | undefined {
+  const incoming = (env as { incoming?: { rawHeaders?: unknown } } | undefined)?.incoming;
+  return Array.isArray(incoming?.rawHeaders) ? (incoming.rawHeaders as string[]) : undefined;
+}
+
 export function webhookRoutes(deps: WebhookRouteDeps): Hono {
   const app = new Hono();
+  // Label lookups hash the label set on every call: keep each (source, outcome) child once looked up.
+  const requestCounters = new Map<string, ReturnType<Metrics["ingestRequests"]["labels"]>>();
+  const countRequest = (source: string, outcome: string): void => {
+    const key = `${source}\n${outcome}`;
+    let counter = requestCounters.get(key);
+    if (!counter) {
+      counter = deps.metrics.ingestRequests.labels({ source, outcome });
+      requestCounters.set(key, counter);
+    }
+    counter.inc();
+  };
 
   const handle = async (
     route: string,
     req: Request,
+    rawHeaders: readonly string[] | undefined,
     source: string,
     tenant: string | undefined,
   ): Promise<Response> => {
@@ -57,7 +79,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono {
       const result = await deps.ingest.ingest({
         source,
         tenant,
-        headers: keptHeaders(req.headers),
+        headers: rawHeaders ? keptRawHeaders(rawHeaders) : keptHeaders(req.headers),
         body,
         traceparent: span?.traceparent,
       });
@@ -81,17 +103,23 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono {
       }
       throw apiError;
     } finally {
-      deps.metrics.ingestRequests.inc({ source: known ? source : "_unknown", outcome });
+      countRequest(known ? source : "_unknown", outcome);
       deps.metrics.ingestDuration.observe((performance.now() - started) / 1000);
       span?.end(status, { hook_id: hookId, source: known ? source : undefined, outcome });
     }
   };
 
   app.post("/webhooks/:source", (c) =>
-    handle("POST /webhooks/:source", c.req.raw, c.req.param("source"), undefined),
+    handle("POST /webhooks/:source", c.req.raw, rawHeadersOf(c.env), c.req.param("source"), undefined),
   );
   app.post("/webhooks/:tenant/:source", (c) =>
-    handle("POST /webhooks/:tenant/:source", c.req.raw, c.req.param("source"), c.req.param("tenant")),
+    handle(
+      "POST /webhooks/:tenant/:source",
+      c.req.raw,
+      rawHeadersOf(c.env),
+      c.req.param("source"),
+      c.req.param("tenant"),
+    ),
   );
   return app;
 }
