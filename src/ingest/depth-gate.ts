@@ -32,6 +32,8 @@ type Depths = Record<string, Partial<Record<(typeof BACKLOG_STATES)[number], num
 
 export class DepthGate {
   private readonly backlog = new Map<string, number>();
+  /** Waiting jobs by sink, over its partitions: summed once per sample, read on every hook. */
+  private readonly sinkBacklogs = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private intervalMs = 1000;
 
@@ -59,13 +61,7 @@ export class DepthGate {
   isOver(sourceName: string): boolean {
     const source = this.config.sources[sourceName];
     if (!source) return false;
-    return source.sinks.some((sink) => this.sinkBacklog(sink) > source.max_queue_depth);
-  }
-
-  /** Waiting jobs of a sink, over its partitions. */
-  private sinkBacklog(sink: string): number {
-    const partitions = this.config.sinks[sink]?.partitions ?? 1;
-    return sinkQueueNames(sink, partitions).reduce((sum, queue) => sum + (this.backlog.get(queue) ?? 0), 0);
+    return source.sinks.some((sink) => (this.sinkBacklogs.get(sink) ?? 0) > source.max_queue_depth);
   }
 
   /** Take this interval's turn and read the queues, or take the numbers whoever had the turn published. */
@@ -97,6 +93,13 @@ export class DepthGate {
     for (const [queue, counts] of Object.entries(depths)) {
       for (const state of BACKLOG_STATES) this.metrics.queueJobs.set({ queue, state }, counts[state] ?? 0);
       this.backlog.set(queue, (counts.wait ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0));
+    }
+    for (const [sink, config] of Object.entries(this.config.sinks)) {
+      const queues = sinkQueueNames(sink, config.partitions ?? 1);
+      this.sinkBacklogs.set(
+        sink,
+        queues.reduce((sum, queue) => sum + (this.backlog.get(queue) ?? 0), 0),
+      );
     }
   }
 }

@@ -1,7 +1,7 @@
 // The inbound use case: verify → dedup → persist the record and its delivery rows, and enqueue, in one
 // round trip → ack. A 2xx is only ever answered after Redis has acknowledged both the rows and every
 // sink job.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Config, SourceConfig } from "../config/schema.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
 import { type HookRecord, idempotencyKey, sinkDeliveryId } from "../domain/hook.ts";
@@ -202,7 +202,7 @@ export class IngestService {
     sinks: readonly string[],
   ): HookRecord {
     const tenant = req.tenant ?? source.tenant;
-    const sha256 = createHash("sha256").update(req.body).digest("hex");
+    const sha256 = hash("sha256", req.body, "hex");
     const dedupKey = computeDedupKey(source.dedup, req.headers, req.body, sha256);
     const identity = idempotencyKey(tenant, req.source, dedupKey);
     return {

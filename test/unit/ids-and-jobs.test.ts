@@ -49,6 +49,12 @@ describe("delivery ids", () => {
     expect(deliveryIdFor("order-1", "e:ep_x", 3)).toBe(deliveryIdFor("order-1", "e:ep_x", 3));
   });
 
+  it("never change for the same (parent, target): rows and jobs written before an upgrade keep their ids", () => {
+    // Pinned values: a change in how the id is derived would orphan every live row and job.
+    expect(deliveryIdFor("hk_01JF3ZQ8X2M4N6P8R0T2V4X6Z8a", "s:out", 3)).toBe("dl_t1yaj1t8cmmd5afsy5mwk7sdd3");
+    expect(deliveryIdFor("ev_é-ünïcode", "e:ep_1", 0)).toBe("dl_msvf8eyac6n5xazrbyz5bqxss0");
+  });
+
   it("a DLQ id is a delivery id or the <hook id>-<sink> form", () => {
     const hookId = newId("hk");
     const id = sinkDeliveryId(hookId, "out");
