@@ -40,17 +40,6 @@ function rawHeadersOf(env: unknown): readonly string[] | undefined {
 
 export function webhookRoutes(deps: WebhookRouteDeps): Hono {
   const app = new Hono();
-  // Label lookups hash the label set on every call: keep each (source, outcome) child once looked up.
-  const requestCounters = new Map<string, ReturnType<Metrics["ingestRequests"]["labels"]>>();
-  const countRequest = (source: string, outcome: string): void => {
-    const key = `${source}\n${outcome}`;
-    let counter = requestCounters.get(key);
-    if (!counter) {
-      counter = deps.metrics.ingestRequests.labels({ source, outcome });
-      requestCounters.set(key, counter);
-    }
-    counter.inc();
-  };
 
   const handle = async (
     route: string,
@@ -103,7 +92,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Hono {
       }
       throw apiError;
     } finally {
-      countRequest(known ? source : "_unknown", outcome);
+      deps.metrics.ingestRequests.inc({ source: known ? source : "_unknown", outcome });
       deps.metrics.ingestDuration.observe((performance.now() - started) / 1000);
       span?.end(status, { hook_id: hookId, source: known ? source : undefined, outcome });
     }
