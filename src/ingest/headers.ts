@@ -39,10 +39,10 @@ const HTTP_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 
 /**
  * `keptHeaders` of the raw name/value list Node's HTTP parser keeps (IncomingMessage#rawHeaders),
- * without building a fetch Headers object per request (which validates, copies and sorts every header:
- * a tenth of the API process's allocations per hook). The result is the same, key order included:
- * names lower-cased and sorted, values trimmed, repeats joined by ", " ("; " for cookie), the last
- * set-cookie kept.
+ * without building a fetch Headers object per request (which validates, copies and sorts every header;
+ * skipping it saves the API process about 2 KB of its ~54 KB of garbage per hook). The result is the
+ * same, key order included: names lower-cased and sorted, values trimmed, repeats joined by ", "
+ * ("; " for cookie), the last set-cookie kept.
  */
 export function keptRawHeaders(raw: readonly string[]): Record<string, string> {
   const combined = new Map<string, string>();
