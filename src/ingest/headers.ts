@@ -24,25 +24,23 @@ function connectionNamed(value: string | null | undefined): Set<string> {
   );
 }
 
-/** Lower-cased header map without hop-by-hop headers (and those named in `Connection`). */
+/** `keptRawHeaders` of a fetch Headers object (whose values are already joined and trimmed). */
 export function keptHeaders(headers: Headers): Record<string, string> {
-  const named = connectionNamed(headers.get("connection"));
-  const out: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    if (!HOP_BY_HOP.has(name) && !named.has(name)) out[name] = value;
-  });
-  return out;
+  const raw: string[] = [];
+  headers.forEach((value, name) => void raw.push(name, value));
+  return keptRawHeaders(raw);
 }
 
 /** Leading and trailing HTTP whitespace (tab, LF, CR, space), as the fetch Headers class strips it. */
 const HTTP_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 
 /**
- * `keptHeaders` of the raw name/value list Node's HTTP parser keeps (IncomingMessage#rawHeaders),
- * without building a fetch Headers object per request (which validates, copies and sorts every header;
- * skipping it saves the API process about 2 KB of its ~54 KB of garbage per hook). The result is the
- * same, key order included: names lower-cased and sorted, values trimmed, repeats joined by ", "
- * ("; " for cookie), the last set-cookie kept.
+ * The lower-cased header map a hook keeps, without hop-by-hop headers (and those named in
+ * `Connection`), from the raw name/value list Node's HTTP parser keeps (IncomingMessage#rawHeaders).
+ * Ingest reads that list rather than build a fetch Headers object per request, which validates, copies
+ * and sorts every header (skipping it saves the API process about 2 KB of its ~54 KB of garbage per
+ * hook). The result is what Headers would give, key order included: names lower-cased and sorted,
+ * values trimmed, repeats joined by ", " ("; " for cookie), the last set-cookie kept.
  */
 export function keptRawHeaders(raw: readonly string[]): Record<string, string> {
   const combined = new Map<string, string>();

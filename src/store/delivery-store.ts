@@ -10,7 +10,7 @@ import { type DeliveryId, type HookId, type ReplayId, bucketOf } from "../domain
 import { dlqIndexKeys } from "./dlq-index.ts";
 import type { Keys } from "./keys.ts";
 import { parseRow } from "./delivery-row.ts";
-import { groupIndexes } from "./group-indexes.ts";
+import { inGroups } from "./group-indexes.ts";
 import { LuaScript } from "./lua-script.ts";
 import { type RedisClient, isCluster, pipelineByNode } from "./redis-client.ts";
 import { TickBatch } from "./tick-batch.ts";
@@ -170,16 +170,9 @@ export class DeliveryStore {
   }
 
   /** One script call a tick on one Redis; on a cluster one per bucket (one slot a call), at once. */
-  private async flush(batch: readonly FinishWrite[]): Promise<boolean[]> {
-    const byBucket = groupIndexes(batch, this.perSlot ? (write) => bucketOf(write.row.id) : () => 0);
-    const out: boolean[] = new Array<boolean>(batch.length).fill(false);
-    await Promise.all(
-      [...byBucket.values()].map(async (indexes) => {
-        const written = await this.flushGroup(indexes.map((i) => batch[i] as FinishWrite));
-        indexes.forEach((i, j) => (out[i] = written[j] === true));
-      }),
-    );
-    return out;
+  private flush(batch: readonly FinishWrite[]): Promise<boolean[]> {
+    const bucket = this.perSlot ? (write: FinishWrite) => bucketOf(write.row.id) : () => 0;
+    return inGroups(batch, bucket, (group) => this.flushGroup(group));
   }
 
   private async flushGroup(writes: readonly FinishWrite[]): Promise<boolean[]> {

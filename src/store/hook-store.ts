@@ -8,6 +8,7 @@ import { type HookRecord, idempotencyKey, sinkDeliveryId } from "../domain/hook.
 import { type DeliveryId, type HookId, bucketOf } from "../domain/ids.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 import type { Keys } from "./keys.ts";
+import { inGroups } from "./group-indexes.ts";
 import { LuaScript } from "./lua-script.ts";
 import { TickBatch } from "./tick-batch.ts";
 
@@ -142,26 +143,15 @@ export class HookStore {
 
   /** One call for the tick's hooks on a single Redis; one per bucket (a slot) on a cluster. */
   private flush(batch: readonly PersistWrite[]): Promise<PersistOutcome[]> {
-    const written = this.perSlot ? this.flushPerSlot(batch) : this.persistGroup(batch);
+    const written = this.perSlot
+      ? inGroups(
+          batch,
+          (write) => write.bucket,
+          (group) => this.persistGroup(group),
+        )
+      : this.persistGroup(batch);
     for (const write of batch) write.onSent?.();
     return written;
-  }
-
-  private async flushPerSlot(batch: readonly PersistWrite[]): Promise<PersistOutcome[]> {
-    const groups = new Map<number, PersistWrite[]>();
-    for (const write of batch) {
-      const group = groups.get(write.bucket);
-      if (group) group.push(write);
-      else groups.set(write.bucket, [write]);
-    }
-    const outcomes = new Map<PersistWrite, PersistOutcome>();
-    await Promise.all(
-      [...groups.values()].map(async (group) => {
-        const results = await this.persistGroup(group);
-        group.forEach((write, i) => outcomes.set(write, results[i] as PersistOutcome));
-      }),
-    );
-    return batch.map((write) => outcomes.get(write) as PersistOutcome);
   }
 
   private async persistGroup(group: readonly PersistWrite[]): Promise<PersistOutcome[]> {
