@@ -15,7 +15,7 @@ import { LuaScript } from "./lua-script.ts";
 import { type RedisClient, isCluster, pipelineByNode } from "./redis-client.ts";
 import { TickBatch } from "./tick-batch.ts";
 
-const claimScript = new LuaScript("claim-delivery-3.lua", 3);
+const claimScript = new LuaScript("claim-deliveries-n.lua", "n", { oneSlotOnClusterOnly: true });
 const renewScript = new LuaScript("renew-lease-2.lua", 2);
 const finishScript = new LuaScript("finish-attempt-n.lua", "n", { oneSlotOnClusterOnly: true });
 const reviveScript = new LuaScript("revive-delivery-n.lua", "n");
@@ -74,6 +74,15 @@ export type StaleClaim =
     }
   | { readonly kind: "not_due" | "leased" | "final" | "missing" };
 
+interface ClaimRequest {
+  readonly id: DeliveryId;
+  readonly parentKey: string;
+  readonly owner: string;
+  readonly leaseMs: number;
+  readonly fields: readonly string[];
+  readonly now: number;
+}
+
 interface FinishWrite {
   readonly row: Pick<DeliveryRow, "id" | "target" | "source" | "tenant" | "parentId">;
   readonly writer: Writer;
@@ -93,7 +102,37 @@ export function ledgerOptions(config: Pick<Config, "retention_s" | "recovery">):
   return { retentionS: config.retention_s, staleAfterMs: config.recovery.stale_after_ms };
 }
 
+/** One claim's reply (see claim-deliveries-n.lua). */
+function parseClaim(reply: readonly (Buffer | null)[]): ClaimResult {
+  const kind = reply[0]?.toString();
+  switch (kind) {
+    case "ok":
+      return {
+        kind,
+        fence: Number(reply[1]?.toString()),
+        attempt: Number(reply[2]?.toString()),
+        firstAttemptAt: Number(reply[3]?.toString()),
+        replayId: (reply[4]?.toString() || undefined) as ReplayId | undefined,
+        parent: reply.slice(5).map((v) => v ?? undefined),
+      };
+    case "leased":
+      return { kind, until: Number(reply[1]?.toString()) };
+    case "missing":
+      return { kind, parentExists: reply[1]?.toString() === "1" };
+    case "delivered":
+    case "dead":
+      return { kind };
+    case undefined:
+    default:
+      throw new Error(`unexpected claim reply ${String(kind)}`);
+  }
+}
+
+/** The most claims one script call takes (it runs atomically: a bound on how long it holds Redis). */
+const MAX_CLAIMS_PER_CALL = 128;
+
 export class DeliveryStore {
+  private readonly claims: TickBatch<ClaimRequest, ClaimResult>;
   private readonly writes: TickBatch<FinishWrite, boolean>;
   private readonly perSlot: boolean;
 
@@ -103,7 +142,11 @@ export class DeliveryStore {
     private readonly opts: LedgerOptions,
   ) {
     this.perSlot = isCluster(redis);
-    this.writes = new TickBatch((batch) => this.flush(batch));
+    this.claims = new TickBatch(
+      (batch) => this.inSlots(batch, (group) => this.claimGroup(group)),
+      MAX_CLAIMS_PER_CALL,
+    );
+    this.writes = new TickBatch((batch) => this.inSlots(batch, (group) => this.flushGroup(group)));
   }
 
   /** The record a row delivers: a hook for a sink, an event for an endpoint. */
@@ -113,8 +156,11 @@ export class DeliveryStore {
       : this.keys.event(row.parentId);
   }
 
-  /** Take the row's lease for one attempt and read `fields` of its parent, in one round trip. */
-  async claim(
+  /**
+   * Take the row's lease for one attempt and read `fields` of its parent, in one round trip. Claims
+   * made within one tick go out together (many workers picking up jobs at once cost one call).
+   */
+  claim(
     id: DeliveryId,
     parentKey: string,
     owner: string,
@@ -122,33 +168,18 @@ export class DeliveryStore {
     fields: readonly string[],
     now = Date.now(),
   ): Promise<ClaimResult> {
-    const reply = (await claimScript.runBuffer(
-      this.redis,
-      [this.keys.delivery(id), parentKey, this.keys.watch(bucketOf(id))],
-      [id, owner, now, leaseMs, ...fields],
-    )) as (Buffer | null)[];
-    const kind = reply[0]?.toString();
-    switch (kind) {
-      case "ok":
-        return {
-          kind,
-          fence: Number(reply[1]?.toString()),
-          attempt: Number(reply[2]?.toString()),
-          firstAttemptAt: Number(reply[3]?.toString()),
-          replayId: (reply[4]?.toString() || undefined) as ReplayId | undefined,
-          parent: reply.slice(5).map((v) => v ?? undefined),
-        };
-      case "leased":
-        return { kind, until: Number(reply[1]?.toString()) };
-      case "missing":
-        return { kind, parentExists: reply[1]?.toString() === "1" };
-      case "delivered":
-      case "dead":
-        return { kind };
-      case undefined:
-      default:
-        throw new Error(`unexpected claim reply ${String(kind)}`);
+    return this.claims.add({ id, parentKey, owner, leaseMs, fields, now });
+  }
+
+  private async claimGroup(claims: readonly ClaimRequest[]): Promise<ClaimResult[]> {
+    const keys: string[] = [];
+    const args: (string | number)[] = [claims.length];
+    for (const { id, parentKey, owner, leaseMs, fields, now } of claims) {
+      keys.push(this.keys.delivery(id), parentKey, this.keys.watch(bucketOf(id)));
+      args.push(id, owner, now, leaseMs, fields.length, ...fields);
     }
+    const replies = (await claimScript.runBuffer(this.redis, keys, args)) as (Buffer | null)[][];
+    return replies.map(parseClaim);
   }
 
   /** Extend a running attempt's lease; false when the caller no longer holds it. */
@@ -170,9 +201,12 @@ export class DeliveryStore {
   }
 
   /** One script call a tick on one Redis; on a cluster one per bucket (one slot a call), at once. */
-  private flush(batch: readonly FinishWrite[]): Promise<boolean[]> {
-    const bucket = this.perSlot ? (write: FinishWrite) => bucketOf(write.row.id) : () => 0;
-    return inGroups(batch, bucket, (group) => this.flushGroup(group));
+  private inSlots<T extends { readonly id: DeliveryId } | { readonly row: { readonly id: DeliveryId } }, R>(
+    batch: readonly T[],
+    run: (group: readonly T[]) => Promise<R[]>,
+  ): Promise<R[]> {
+    const bucket = this.perSlot ? (item: T) => bucketOf("row" in item ? item.row.id : item.id) : () => 0;
+    return inGroups(batch, bucket, run);
   }
 
   private async flushGroup(writes: readonly FinishWrite[]): Promise<boolean[]> {
