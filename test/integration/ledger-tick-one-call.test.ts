@@ -4,7 +4,7 @@
 // batched the same way: workers picking up jobs in one tick share one call, each with its own answer.
 import { afterEach, expect, it, vi } from "vitest";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
-import { bucketOf, deliveryIdFor } from "../../src/domain/ids.ts";
+import { bucketOf, deliveryIdFor, newId } from "../../src/domain/ids.ts";
 import { DeliveryStore, ledgerOptions } from "../../src/store/delivery-store.ts";
 import { HOOK_ATTEMPT_FIELDS } from "../../src/store/hook-store.ts";
 import { hookFixture, ledgerStores } from "../support/ledger.ts";
@@ -56,7 +56,9 @@ it("claims of one tick across buckets are one script call, each answered on its 
   for (const hook of made)
     expect(await hooks.persist(hook, { dedupTtlS: 60, staleAfterMs: 60_000 })).toEqual({ kind: "new" });
   const ids = made.map((h) => sinkDeliveryId(h.id, "out"));
-  const gone = deliveryIdFor("hk_gone", "sink:out", 3);
+  // A hook never written, with an id in its own bucket: its row is missing, and so is its record.
+  const goneHook = newId("hk", Date.now(), 3);
+  const gone = sinkDeliveryId(goneHook, "out");
   const callBuffer = vi.spyOn(redis, "callBuffer");
 
   const claim = (id: typeof gone, parent: string, owner: string) =>
@@ -64,7 +66,7 @@ it("claims of one tick across buckets are one script call, each answered on its 
   const [a, b, c, again, missing] = await Promise.all([
     ...made.map((h, i) => claim(ids[i]!, keys.hook(h.id), `w${i}`)),
     claim(ids[0]!, keys.hook(made[0]!.id), "late"),
-    claim(gone, keys.hook("hk_gone"), "w9"),
+    claim(gone, keys.hook(goneHook), "w9"),
   ]);
 
   expect(callBuffer).toHaveBeenCalledTimes(1);
