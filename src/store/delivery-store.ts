@@ -14,6 +14,9 @@ import { inGroups } from "./group-indexes.ts";
 import { LuaScript } from "./lua-script.ts";
 import { type RedisClient, isCluster, pipelineByNode } from "./redis-client.ts";
 import { TickBatch } from "./tick-batch.ts";
+import { type ClaimResult, parseClaim } from "./claim-reply.ts";
+
+export type { ClaimResult };
 
 const claimScript = new LuaScript("claim-deliveries-n.lua", "n", { oneSlotOnClusterOnly: true });
 const renewScript = new LuaScript("renew-lease-2.lua", 2);
@@ -22,22 +25,6 @@ const reviveScript = new LuaScript("revive-delivery-n.lua", "n");
 const unlistScript = new LuaScript("unlist-dead-n.lua", "n");
 const claimStaleScript = new LuaScript("claim-stale-2.lua", 2);
 const releaseStaleScript = new LuaScript("release-stale-2.lua", 2);
-
-export type ClaimResult =
-  | {
-      readonly kind: "ok";
-      readonly fence: number;
-      /** This attempt's number (1 for the first). */
-      readonly attempt: number;
-      readonly firstAttemptAt: number;
-      readonly replayId: ReplayId | undefined;
-      /** The parent fields asked for, in order (undefined where the parent has none). */
-      readonly parent: readonly (Buffer | undefined)[];
-    }
-  | { readonly kind: "leased"; readonly until: number }
-  /** No such row. `parentExists` false: nor its parent (a job of a hook not written yet, or never). */
-  | { readonly kind: "missing"; readonly parentExists: boolean }
-  | { readonly kind: "delivered" | "dead" };
 
 /** The outcome of an attempt, as the ledger records it. */
 export type Finish =
@@ -102,32 +89,6 @@ export function ledgerOptions(config: Pick<Config, "retention_s" | "recovery">):
   return { retentionS: config.retention_s, staleAfterMs: config.recovery.stale_after_ms };
 }
 
-/** One claim's reply (see claim-deliveries-n.lua). */
-function parseClaim(reply: readonly (Buffer | null)[]): ClaimResult {
-  const kind = reply[0]?.toString();
-  switch (kind) {
-    case "ok":
-      return {
-        kind,
-        fence: Number(reply[1]?.toString()),
-        attempt: Number(reply[2]?.toString()),
-        firstAttemptAt: Number(reply[3]?.toString()),
-        replayId: (reply[4]?.toString() || undefined) as ReplayId | undefined,
-        parent: reply.slice(5).map((v) => v ?? undefined),
-      };
-    case "leased":
-      return { kind, until: Number(reply[1]?.toString()) };
-    case "missing":
-      return { kind, parentExists: reply[1]?.toString() === "1" };
-    case "delivered":
-    case "dead":
-      return { kind };
-    case undefined:
-    default:
-      throw new Error(`unexpected claim reply ${String(kind)}`);
-  }
-}
-
 /** The most claims one script call takes (it runs atomically: a bound on how long it holds Redis). */
 const MAX_CLAIMS_PER_CALL = 128;
 
@@ -143,10 +104,21 @@ export class DeliveryStore {
   ) {
     this.perSlot = isCluster(redis);
     this.claims = new TickBatch(
-      (batch) => this.inSlots(batch, (group) => this.claimGroup(group)),
+      (batch) =>
+        this.inSlots(
+          batch,
+          (c) => c.id,
+          (group) => this.claimGroup(group),
+        ),
       MAX_CLAIMS_PER_CALL,
     );
-    this.writes = new TickBatch((batch) => this.inSlots(batch, (group) => this.flushGroup(group)));
+    this.writes = new TickBatch((batch) =>
+      this.inSlots(
+        batch,
+        (w) => w.row.id,
+        (group) => this.flushGroup(group),
+      ),
+    );
   }
 
   /** The record a row delivers: a hook for a sink, an event for an endpoint. */
@@ -201,12 +173,12 @@ export class DeliveryStore {
   }
 
   /** One script call a tick on one Redis; on a cluster one per bucket (one slot a call), at once. */
-  private inSlots<T extends { readonly id: DeliveryId } | { readonly row: { readonly id: DeliveryId } }, R>(
+  private inSlots<T, R>(
     batch: readonly T[],
+    idOf: (item: T) => DeliveryId,
     run: (group: readonly T[]) => Promise<R[]>,
   ): Promise<R[]> {
-    const bucket = this.perSlot ? (item: T) => bucketOf("row" in item ? item.row.id : item.id) : () => 0;
-    return inGroups(batch, bucket, run);
+    return inGroups(batch, this.perSlot ? (item) => bucketOf(idOf(item)) : () => 0, run);
   }
 
   private async flushGroup(writes: readonly FinishWrite[]): Promise<boolean[]> {
