@@ -1,6 +1,6 @@
-// What an attempt does when its job names a delivery row that does not exist. Ingest adds a hook's
-// jobs right behind its persist, so a job can (on a cluster, rarely) run before its row is written,
-// and a duplicate's jobs name rows that never will be: neither is an anomaly worth a warning.
+// What an attempt does when its job names a delivery row that does not exist. On a cluster ingest adds
+// a hook's jobs right behind its persist, so a job can (rarely) run before its row is written, and a
+// duplicate's jobs name rows that never will be: neither is an anomaly worth a warning.
 import type { Logger } from "../observability/logger.ts";
 import { type DeliveryJob, deliveryOf } from "../queue/delivery-job.ts";
 import { parkJob } from "./bullmq-control.ts";

@@ -155,11 +155,12 @@ export class IngestService {
   }
 
   /**
-   * Persist a hook and add its jobs in one round trip: the adds are handed to the connection right
-   * behind the persist command, so on a single Redis, which runs one connection's commands in order,
-   * no job is ever visible before its row. On a cluster the row and the job live on two nodes; a
-   * worker that meets a job before its row looks again shortly, and the row's recovery watch entry is
-   * the backstop. Resolves once both are acknowledged. A duplicate's jobs name rows that were never
+   * Persist a hook and add its jobs in one round trip. On a single Redis the persist script writes the
+   * jobs itself (`jobsAdded`): record, rows and jobs appear together, and a duplicate writes none. On
+   * a cluster (or a BullMQ whose job layout the script does not know) the adds are handed to the
+   * connection right behind the persist; the row and the job live on two nodes there, so a worker that
+   * meets a job before its row looks again shortly, and the row's recovery watch entry is the
+   * backstop. Resolves once both are acknowledged. A duplicate's jobs then name rows that were never
    * written: they are removed again (a worker that took one first drops it).
    */
   private async persistWithJobs(
@@ -183,7 +184,7 @@ export class IngestService {
     }
     // A persist that failed may still have been written (its reply lost): its jobs then stay, so they
     // are never discarded on an error. The provider's retry meets the record as a duplicate.
-    await this.store(() => adding ?? this.deps.jobs.enqueue(jobs));
+    if (!outcome.jobsAdded) await this.store(() => adding ?? this.deps.jobs.enqueue(jobs));
     return { outcome, persisted };
   }
 

@@ -6,6 +6,8 @@ import type { RedisClient } from "../store/redis-client.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
 import type { DeliveryId } from "../domain/ids.ts";
 import type { Keys } from "../store/keys.ts";
+import type { JobLayout, JobWrite } from "../store/hook-store.ts";
+import { queueKeysOf, standardJobWrite } from "./bullmq-job-layout.ts";
 import {
   DELIVERY_JOB_NAME,
   type DeliveryJobData,
@@ -40,8 +42,9 @@ export function keepFinished(retentionS: number): {
   return { removeOnComplete: { count: 0 }, removeOnFail: { age: retentionS } };
 }
 
-export class DeliveryQueues {
+export class DeliveryQueues implements JobLayout {
   private readonly queues = new Map<string, Queue<DeliveryJobData>>();
+  private readonly queueKeys = new Map<string, readonly string[]>();
 
   /** A queue for every partition of every sink in `partitions`, and the outbound queue. */
   constructor(
@@ -72,12 +75,27 @@ export class DeliveryQueues {
 
   /** The Redis key of a delivery's job (in its queue's hash tag, so on its queue's cluster node). */
   jobKey(row: Pick<JobRef, "id" | "target">): string {
-    return `${this.keys.queuePrefix(this.queueNameOf(row))}:${this.queueNameOf(row)}:${row.id}`;
+    return this.keyBase(this.queueNameOf(row)) + row.id;
+  }
+
+  /** What every key of a queue starts with: `<prefix>:<queue>:`. */
+  private keyBase(queue: string): string {
+    return `${this.keys.queuePrefix(queue)}:${queue}:`;
   }
 
   /** Name of the queue of a delivery's job. */
   queueNameOf(row: Pick<JobRef, "id" | "target">): string {
     return queueNameOf(row.target, row.id, this.partitions);
+  }
+
+  /** A row's job, for the persist script to write as `enqueue` would add it. */
+  jobWrite(row: JobRef): JobWrite {
+    const name = this.queueNameOf(row);
+    if (!this.queues.has(name)) throw new Error(`no queue for ${name}`);
+    const base = this.keyBase(name);
+    let keys = this.queueKeys.get(name);
+    if (!keys) this.queueKeys.set(name, (keys = queueKeysOf(base)));
+    return standardJobWrite(base, keys, row.id, jobData(row));
   }
 
   all(): ReadonlyMap<string, Queue<DeliveryJobData>> {

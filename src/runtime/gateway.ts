@@ -9,6 +9,7 @@ import { Metrics } from "../observability/metrics.ts";
 import type { OtelEnv } from "../observability/otel-env.ts";
 import { startTracing } from "../observability/start-tracing.ts";
 import { sinkPartitionsOf } from "../queue/delivery-job.ts";
+import { LAYOUT_BULLMQ_VERSION, installedBullmqVersion } from "../queue/bullmq-job-layout.ts";
 import { DeliveryQueues } from "../queue/delivery-queues.ts";
 import { ReplayQueue } from "../queue/replay-queue.ts";
 import type { RecoveryRunnerOptions } from "../recovery/recovery-runner.ts";
@@ -89,6 +90,12 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     const replayQueue = new ReplayQueue(redis, keys);
     life.onStop("replays queue", () => replayQueue.close());
     const ledger = new DeliveryStore(redis, keys, ledgerOptions(config));
+    const bullmq = installedBullmqVersion();
+    if (bullmq !== LAYOUT_BULLMQ_VERSION)
+      logger.warn(
+        { bullmq, verified: LAYOUT_BULLMQ_VERSION },
+        "ingest adds jobs with Queue.add: the in-script job write is verified for another BullMQ release",
+      );
     const core: Core = {
       config,
       keys,
@@ -101,7 +108,8 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       replays: new ReplayStore(redis, keys, config.retention_s),
       replayQueue,
       ledger,
-      hooks: new HookStore(redis, keys, ledger),
+      // Jobs are written with their hook's record where this BullMQ's job layout is the verified one.
+      hooks: new HookStore(redis, keys, ledger, bullmq === LAYOUT_BULLMQ_VERSION ? queues : undefined),
       dlq: new DlqStore(redis, keys, ledger),
       endpoints: new EndpointStore(redis, keys),
       events: new EventStore(redis, keys, ledger),

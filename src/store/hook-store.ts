@@ -1,6 +1,7 @@
 // Hook records in Redis, written together with their delivery rows: the durable truth every job
 // points at. Jobs carry ids only, so a body is stored once however many sinks and retries read it.
-// The hooks persisted within one tick go to Redis as one script call (one per bucket on a cluster).
+// The hooks persisted within one tick go to Redis as one script call (one per bucket on a cluster);
+// on a single Redis that call writes their delivery jobs too, given the queues' job layout.
 import { type RedisClient, isCluster } from "./redis-client.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
 import { targetKey } from "../domain/delivery.ts";
@@ -26,8 +27,27 @@ interface PersistWrite {
   readonly onSent: (() => void) | undefined;
 }
 
+/**
+ * `jobsAdded`: the hook's delivery jobs were written by the same script as its record (a single Redis
+ * with a job layout); otherwise the caller adds them.
+ */
 export type PersistOutcome =
-  { readonly kind: "new" } | { readonly kind: "duplicate"; readonly firstId: HookId };
+  | { readonly kind: "new"; readonly jobsAdded?: true }
+  | { readonly kind: "duplicate"; readonly firstId: HookId };
+
+/** A delivery job's queue keys and stored fields, for the persist script to write it. */
+export interface JobWrite {
+  /** job hash, wait, paused, meta, id counter, active, events stream, marker */
+  readonly keys: readonly string[];
+  readonly name: string;
+  readonly data: string;
+  readonly opts: string;
+}
+
+/** Where and how a delivery's job is stored (the delivery queues know). */
+export interface JobLayout {
+  jobWrite(row: Pick<DeliveryRow, "id" | "parentId" | "target">): JobWrite;
+}
 
 /** A hook record with the rows of its deliveries (by sink; undefined where a row has expired). */
 export interface StoredHook {
@@ -91,6 +111,8 @@ export class HookStore {
     private readonly redis: RedisClient,
     private readonly keys: Keys,
     private readonly deliveries: DeliveryStore,
+    /** When given, on a single Redis, each hook's jobs are written by its persist (`jobsAdded`). */
+    private readonly jobs?: JobLayout,
   ) {
     this.perSlot = isCluster(redis);
     this.writes = new TickBatch((batch) => this.flush(batch), MAX_HOOKS_PER_CALL);
@@ -133,12 +155,24 @@ export class HookStore {
       hook.source,
       hook.tenant ?? "",
     ];
+    // On a cluster a job's queue is another slot than its row: the caller adds it (`onSent`).
+    const jobs = this.perSlot ? undefined : this.jobs;
+    args.push(jobs ? 1 : 0);
     for (const sink of hook.sinks) {
       const id = sinkDeliveryId(hook.id, sink);
+      const target = { kind: "sink", name: sink } as const;
       keys.push(this.keys.delivery(id));
-      args.push(id, targetKey({ kind: "sink", name: sink }));
+      args.push(id, targetKey(target));
+      if (jobs) {
+        const job = jobs.jobWrite({ id, parentId: hook.id, target });
+        keys.push(...job.keys);
+        args.push(job.name, job.data, job.opts);
+      }
     }
-    return this.writes.add({ bucket: bucketOf(hook.id), keys, args, onSent });
+    const bucket = bucketOf(hook.id);
+    if (!jobs) return this.writes.add({ bucket, keys, args, onSent });
+    const outcome = await this.writes.add({ bucket, keys, args, onSent: undefined });
+    return outcome.kind === "new" ? { kind: "new", jobsAdded: true } : outcome;
   }
 
   /** One call for the tick's hooks on a single Redis; one per bucket (a slot) on a cluster. */

@@ -2,8 +2,8 @@
   Persist new hook records, each with one pending delivery row per sink, unless its dedup identity was
   seen within the TTL. Ingest groups the hooks that arrive within one event-loop tick into one call (all
   of one bucket on a Redis Cluster, any on a single Redis): one command for many requests, each still
-  judged on its own. Per hook it is atomic: two concurrent copies make one record, and a record never
-  exists without its rows. Nothing here expires: a record lives while any of its deliveries is live.
+  judged on its own. Per hook it is atomic: two concurrent copies make one record, a record never
+  exists without its rows, and (jobs written here) a row never exists without its job. Nothing here expires: a record lives while any of its deliveries is live.
 
   KEYS, per hook in order:
     dedup key            (string: first hook id, with the dedup TTL)
@@ -22,15 +22,53 @@
     watch score of the new rows (received_at + recovery.stale_after_ms)
     source
     tenant ('' for none)
-    per row: delivery id, target
+    1 when the hook's jobs are written here too, 0 when the caller adds them
+    per row: delivery id, target, and with jobs: job name, job data JSON, job opts JSON
+
+  With jobs, KEYS per row are the row and then its job's: job hash, wait, paused, meta, id counter,
+  active, events stream, marker (a single Redis only: the queue is another slot than the row).
 
   Returns, per hook: 1 when written, the first copy's id (a string) for a duplicate.
 ]]
+local rcall = redis.call
+
+-- A BullMQ standard job with only its id set, stored as BullMQ's own add script (addStandardJob) stores
+-- one: the counter, the events cap, the hash and 'added', the wait (or paused) list, the marker that
+-- wakes a worker unless the queue is paused or at its global concurrency, and 'waiting'.
+local function addJob(jk, wait, paused, meta, counter, active, events, marker, id, name, data, opts, ts)
+  rcall('INCR', counter)
+  local maxEvents = rcall('HGET', meta, 'opts.maxLenEvents')
+  if not maxEvents then
+    maxEvents = 10000
+    rcall('HSET', meta, 'opts.maxLenEvents', maxEvents)
+  end
+  if rcall('EXISTS', jk) == 1 then
+    rcall('XADD', events, 'MAXLEN', '~', maxEvents, '*', 'event', 'duplicated', 'jobId', id)
+    return
+  end
+  rcall('HMSET', jk, 'name', name, 'data', data, 'opts', opts, 'timestamp', ts, 'delay', 0, 'priority', 0)
+  rcall('XADD', events, '*', 'event', 'added', 'jobId', id, 'name', name)
+  local queue = rcall('HMGET', meta, 'paused', 'concurrency')
+  local list, held = wait, false
+  if queue[1] then
+    list, held = paused, true
+  elseif queue[2] and rcall('LLEN', active) >= tonumber(queue[2]) then
+    held = true
+  end
+  rcall('LPUSH', list, id)
+  if not held then
+    rcall('ZADD', marker, 0, '0')
+  end
+  rcall('XADD', events, 'MAXLEN', '~', maxEvents, '*', 'event', 'waiting', 'jobId', id)
+end
+
 local out = {}
 local k, a = 0, 0
 while a < #ARGV do
   local rows = tonumber(ARGV[a + 1])
   local id, ttl, received = ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]
+  local withJobs = ARGV[a + 11] == '1'
+  local keysPerRow, argsPerRow = withJobs and 9 or 1, withJobs and 5 or 2
   local dedup, record, watch = KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]
   local first = redis.call('SET', dedup, id, 'NX', 'EX', ttl)
   if not first then
@@ -42,18 +80,23 @@ while a < #ARGV do
       -- Nothing will ever deliver it (a quarantined hook): it lives as long as its dedup key.
       redis.call('EXPIRE', record, ttl)
     end
-    for i = 1, rows do
-      local rid, target = ARGV[a + 9 + 2 * i], ARGV[a + 10 + 2 * i]
-      local row = KEYS[k + 3 + i]
-      redis.call('HSET', row, 'p', id, 't', target, 'st', 'pending', 'a', 0, 'f', 0, 'c', received, 's', source)
+    for i = 0, rows - 1 do
+      local rk, ra = k + 4 + i * keysPerRow, a + 12 + i * argsPerRow
+      local rid = ARGV[ra]
+      redis.call('HSET', KEYS[rk], 'p', id, 't', ARGV[ra + 1], 'st', 'pending', 'a', 0, 'f', 0, 'c', received,
+        's', source)
       if tenant ~= '' then
-        redis.call('HSET', row, 'tn', tenant)
+        redis.call('HSET', KEYS[rk], 'tn', tenant)
       end
       redis.call('ZADD', watch, score, rid)
+      if withJobs then
+        addJob(KEYS[rk + 1], KEYS[rk + 2], KEYS[rk + 3], KEYS[rk + 4], KEYS[rk + 5], KEYS[rk + 6], KEYS[rk + 7],
+          KEYS[rk + 8], rid, ARGV[ra + 2], ARGV[ra + 3], ARGV[ra + 4], received)
+      end
     end
     out[#out + 1] = 1
   end
-  k = k + 3 + rows
-  a = a + 10 + 2 * rows
+  k = k + 3 + rows * keysPerRow
+  a = a + 11 + rows * argsPerRow
 end
 return out

@@ -1,0 +1,40 @@
+// Ingest writes a hook's delivery jobs in the same script call as its record and rows, instead of one
+// `Queue.add` per job behind it: one command per tick instead of one per hook, and no moment at which a
+// row has no job (or a duplicate's job has no row). That means writing BullMQ's own storage for a
+// standard job (hash, wait list, marker, events) as its add script does, so it is done only for the
+// BullMQ version a contract test compared it against (test/integration/bullmq-job-layout.test.ts);
+// with any other, jobs go through `Queue.add` as before.
+import { createRequire } from "node:module";
+import type { JobWrite } from "../store/hook-store.ts";
+import { DELIVERY_JOB_NAME, type DeliveryJobData } from "./delivery-job.ts";
+
+/** The BullMQ release whose standard-job layout the persist script writes. */
+export const LAYOUT_BULLMQ_VERSION = "5.81.5";
+
+/** The BullMQ release installed. */
+export function installedBullmqVersion(): string {
+  return (createRequire(import.meta.url)("bullmq/package.json") as { version: string }).version;
+}
+
+/** The keys a standard add touches, in the order persist-hooks-n.lua takes them after the job hash. */
+const QUEUE_KEYS = ["wait", "paused", "meta", "id", "active", "events", "marker"] as const;
+
+/** Every key of one queue the add names, from its base (`<prefix>:<queue>:`), computed once a queue. */
+export function queueKeysOf(base: string): readonly string[] {
+  return QUEUE_KEYS.map((key) => base + key);
+}
+
+/** A job with only its id set, as `Queue.add(name, data, { jobId })` stores it. */
+export function standardJobWrite(
+  base: string,
+  queueKeys: readonly string[],
+  jobId: string,
+  data: DeliveryJobData,
+): JobWrite {
+  return {
+    keys: [base + jobId, ...queueKeys],
+    name: DELIVERY_JOB_NAME,
+    data: JSON.stringify(data),
+    opts: `{"jobId":${JSON.stringify(jobId)},"attempts":0}`,
+  };
+}
