@@ -1,11 +1,14 @@
 // /admin/queues: Bull Board over every queue of the deployment, behind the admin tokens. Browsers get a
 // basic-auth prompt (any user name, the token as password); scripts may send the bearer token.
+// The board is an app of its own that the API hands its paths to: some of its routes are patterns
+// Hono's RegExpRouter refuses, and routes merged into the API's router would put every request,
+// ingest included, on the slower trie router.
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { createBullBoard } from "@bull-board/api";
 import { HonoAdapter } from "@bull-board/hono";
 import { serveStatic } from "@hono/node-server/serve-static";
 import type { Queue } from "bullmq";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { type AdminEnv, type TokenRegistry, requireAdmin } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
 
@@ -36,6 +39,13 @@ export function bullBoardRoutes(deps: BullBoardRouteDeps): Hono {
   // The board's own links lead to the base path without the slash; a typed-in slash should still work.
   app.get(`${BULL_BOARD_PATH}/`, (c) => c.redirect(BULL_BOARD_PATH));
   app.route(BULL_BOARD_PATH, board.registerPlugin());
-  // Mounted like every route group, whose env carries no principal.
-  return new Hono().route("/", app);
+  // Errors and unknown paths go back to the API's handler, so they are answered as everywhere else.
+  app.notFound(() => {
+    throw new ApiError(404, "not_found", "no such route");
+  });
+  app.onError((err) => {
+    throw err;
+  });
+  const toBoard = (c: Context): Promise<Response> => Promise.resolve(app.fetch(c.req.raw, c.env));
+  return new Hono().all(BULL_BOARD_PATH, toBoard).all(`${BULL_BOARD_PATH}/*`, toBoard);
 }
