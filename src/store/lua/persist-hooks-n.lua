@@ -3,7 +3,8 @@
   seen within the TTL. Ingest groups the hooks that arrive within one event-loop tick into one call (all
   of one bucket on a Redis Cluster, any on a single Redis): one command for many requests, each still
   judged on its own. Per hook it is atomic: two concurrent copies make one record, a record never
-  exists without its rows, and (jobs written here) a row never exists without its job. Nothing here expires: a record lives while any of its deliveries is live.
+  exists without its rows, and (jobs written here) a row never exists without its job. Nothing here
+  expires: a record lives while any of its deliveries is live.
 
   KEYS, per hook in order:
     dedup key            (string: first hook id, with the dedup TTL)
