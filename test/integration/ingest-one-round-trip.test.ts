@@ -66,8 +66,14 @@ it("writes a hook's record, rows and job in one script call on a single Redis, w
   // The 202 came after every write was acknowledged; MONITOR has had time to show a late add.
   await new Promise((r) => setTimeout(r, 200));
   const naming = seen.filter((args) => args.some((a) => a.includes(job) || a.endsWith(`:hook:${id}`)));
-  expect(naming).toHaveLength(1);
-  expect(naming[0]).toContain(jobKey);
+  // Every call naming the hook or its job is the persist script, naming both: there is no add of
+  // its own. (The first call of a process whose script Redis has not cached is sent twice, EVALSHA
+  // then EVAL, the same call.)
+  expect(naming.length).toBeGreaterThanOrEqual(1);
+  for (const args of naming) {
+    expect(args).toContain(jobKey);
+    expect(args.some((a) => a.endsWith(`:hook:${id}`))).toBe(true);
+  }
   expect(await sinkQueue(gw).getJobState(job)).toBe("waiting");
 });
 
