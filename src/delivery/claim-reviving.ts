@@ -4,7 +4,8 @@
 import type { DeliveryId } from "../domain/ids.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { DeliveryJob } from "../queue/delivery-job.ts";
-import type { ClaimResult, DeliveryStore } from "../store/delivery-store.ts";
+import type { ClaimResult } from "../store/claim-reply.ts";
+import type { DeliveryStore } from "../store/delivery-store.ts";
 import type { DeliveryTarget, PreparedAttempt } from "./delivery-target.ts";
 
 export interface ClaimDeps<P extends PreparedAttempt> {

@@ -44,6 +44,7 @@ export function keepFinished(retentionS: number): {
 
 export class DeliveryQueues implements JobLayout {
   private readonly queues = new Map<string, Queue<DeliveryJobData>>();
+  /** Per queue, the keys an add names besides the job's own (the persist script's job write). */
   private readonly queueKeys = new Map<string, readonly string[]>();
 
   /** A queue for every partition of every sink in `partitions`, and the outbound queue. */
@@ -64,6 +65,7 @@ export class DeliveryQueues implements JobLayout {
         streams: { events: { maxLen: EVENTS_MAX_LEN } },
       });
       this.queues.set(name, queue);
+      this.queueKeys.set(name, queueKeysOf(this.keyBase(name)));
     }
     return queue;
   }
@@ -91,11 +93,9 @@ export class DeliveryQueues implements JobLayout {
   /** A row's job, for the persist script to write as `enqueue` would add it. */
   jobWrite(row: JobRef): JobWrite {
     const name = this.queueNameOf(row);
-    if (!this.queues.has(name)) throw new Error(`no queue for ${name}`);
-    const base = this.keyBase(name);
-    let keys = this.queueKeys.get(name);
-    if (!keys) this.queueKeys.set(name, (keys = queueKeysOf(base)));
-    return standardJobWrite(base, keys, row.id, jobData(row));
+    const keys = this.queueKeys.get(name);
+    if (!keys) throw new Error(`no queue for ${name}`);
+    return standardJobWrite(this.keyBase(name), keys, row.id, jobData(row));
   }
 
   all(): ReadonlyMap<string, Queue<DeliveryJobData>> {

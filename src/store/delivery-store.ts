@@ -16,8 +16,6 @@ import { type RedisClient, isCluster, pipelineByNode } from "./redis-client.ts";
 import { TickBatch } from "./tick-batch.ts";
 import { type ClaimResult, parseClaim } from "./claim-reply.ts";
 
-export type { ClaimResult };
-
 const claimScript = new LuaScript("claim-deliveries-n.lua", "n", { oneSlotOnClusterOnly: true });
 const renewScript = new LuaScript("renew-lease-2.lua", 2);
 const finishScript = new LuaScript("finish-attempt-n.lua", "n", { oneSlotOnClusterOnly: true });

@@ -31,36 +31,34 @@
 
   Returns, per hook: 1 when written, the first copy's id (a string) for a duplicate.
 ]]
-local rcall = redis.call
-
 -- A BullMQ standard job with only its id set, stored as BullMQ's own add script (addStandardJob) stores
 -- one: the counter, the events cap, the hash and 'added', the wait (or paused) list, the marker that
 -- wakes a worker unless the queue is paused or at its global concurrency, and 'waiting'.
 local function addJob(jk, wait, paused, meta, counter, active, events, marker, id, name, data, opts, ts)
-  rcall('INCR', counter)
-  local maxEvents = rcall('HGET', meta, 'opts.maxLenEvents')
+  redis.call('INCR', counter)
+  local maxEvents = redis.call('HGET', meta, 'opts.maxLenEvents')
   if not maxEvents then
     maxEvents = 10000
-    rcall('HSET', meta, 'opts.maxLenEvents', maxEvents)
+    redis.call('HSET', meta, 'opts.maxLenEvents', maxEvents)
   end
-  if rcall('EXISTS', jk) == 1 then
-    rcall('XADD', events, 'MAXLEN', '~', maxEvents, '*', 'event', 'duplicated', 'jobId', id)
+  if redis.call('EXISTS', jk) == 1 then
+    redis.call('XADD', events, 'MAXLEN', '~', maxEvents, '*', 'event', 'duplicated', 'jobId', id)
     return
   end
-  rcall('HMSET', jk, 'name', name, 'data', data, 'opts', opts, 'timestamp', ts, 'delay', 0, 'priority', 0)
-  rcall('XADD', events, '*', 'event', 'added', 'jobId', id, 'name', name)
-  local queue = rcall('HMGET', meta, 'paused', 'concurrency')
+  redis.call('HMSET', jk, 'name', name, 'data', data, 'opts', opts, 'timestamp', ts, 'delay', 0, 'priority', 0)
+  redis.call('XADD', events, '*', 'event', 'added', 'jobId', id, 'name', name)
+  local queue = redis.call('HMGET', meta, 'paused', 'concurrency')
   local list, held = wait, false
   if queue[1] then
     list, held = paused, true
-  elseif queue[2] and rcall('LLEN', active) >= tonumber(queue[2]) then
+  elseif queue[2] and redis.call('LLEN', active) >= tonumber(queue[2]) then
     held = true
   end
-  rcall('LPUSH', list, id)
+  redis.call('LPUSH', list, id)
   if not held then
-    rcall('ZADD', marker, 0, '0')
+    redis.call('ZADD', marker, 0, '0')
   end
-  rcall('XADD', events, 'MAXLEN', '~', maxEvents, '*', 'event', 'waiting', 'jobId', id)
+  redis.call('XADD', events, 'MAXLEN', '~', maxEvents, '*', 'event', 'waiting', 'jobId', id)
 end
 
 local out = {}
