@@ -97,5 +97,10 @@ it("keeps 50 endpoints' p99 delivery latency with one endpoint hanging on a back
   const wakeUps = (await parked()) - parkedBefore;
   console.log(`the hanging endpoint's backlog woke up ${wakeUps} times during the measured round`);
   expect(hanging.requests).toHaveLength(2); // it never held more than its two slots
-  expect(withHanging).toBeLessThanOrEqual(2 * without + 250);
+  // The cause of the regression, counted: its backlog came back every 250 ms (~28,000 wake-ups in a
+  // round); now ~300-400. A count, so a busy machine does not move it the way it moves a latency.
+  expect(wakeUps).toBeLessThan(2 * BACKLOG);
+  // Its effect: 268 → 1,986 ms. The bound leaves room for a machine shared with the rest of the suite
+  // (565 ms against 108 ms was seen there with the backlog asleep as it should be).
+  expect(withHanging).toBeLessThanOrEqual(3 * without + 500);
 }, 90_000);
