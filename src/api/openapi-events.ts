@@ -8,8 +8,12 @@ const PUBLISH_STATUSES = ["created", "duplicate", "enqueue_failed", "endpoint_er
 
 /** The paths of the outbound events API. */
 export function eventPaths(h: OpenApiHelpers): Record<string, Schema> {
-  const { json, error, admin, pathParam, adminErrors } = h;
-  const eventId = pathParam("id", "Event id (ev_…, or the publisher's own id).");
+  const { json, error, admin, pathParam, query, adminErrors } = h;
+  const eventId = pathParam("id", "Event id (ev_…, or the publisher's own id), within the caller's tenant.");
+  const tenantQuery = query(
+    "tenant",
+    "With a token not bound to a tenant: the tenant whose event id this is (none: a tenantless event).",
+  );
   return {
     "/v1/events": {
       post: {
@@ -36,6 +40,16 @@ export function eventPaths(h: OpenApiHelpers): Record<string, Schema> {
               type: "object",
               properties: {
                 event_id: { type: "string" },
+                counts: {
+                  type: "object",
+                  description: "How many endpoints ended in each status (every matching endpoint).",
+                  properties: Object.fromEntries(PUBLISH_STATUSES.map((s) => [s, { type: "integer" }])),
+                },
+                results_truncated: {
+                  type: "boolean",
+                  description:
+                    "results lists only the first 100; GET /v1/events/{id}/deliveries has them all.",
+                },
                 results: {
                   type: "array",
                   items: {
@@ -53,7 +67,7 @@ export function eventPaths(h: OpenApiHelpers): Record<string, Schema> {
           "400": error("invalid_request: the event is invalid; nothing was written."),
           "401": error("No valid admin token."),
           "404": error("not_found: a tenant this token may not publish for; nothing was written."),
-          "409": error("conflict: the id belongs to an event of another type or tenant."),
+          "409": error("conflict: the id belongs to an event of this tenant with another type."),
         },
       },
     },
@@ -62,7 +76,7 @@ export function eventPaths(h: OpenApiHelpers): Record<string, Schema> {
         tags: ["admin"],
         summary: "A published event",
         security: admin,
-        parameters: [eventId],
+        parameters: [eventId, tenantQuery],
         responses: {
           "200": {
             description: "The event.",
@@ -86,7 +100,7 @@ export function eventPaths(h: OpenApiHelpers): Record<string, Schema> {
         tags: ["admin"],
         summary: "One delivery per endpoint: state, attempts, next attempt, last status code",
         security: admin,
-        parameters: [eventId],
+        parameters: [eventId, tenantQuery],
         responses: {
           "200": {
             description: "The deliveries.",

@@ -118,6 +118,10 @@ export const configSchema = z
         concurrency: positiveInt.max(10_000).default(64),
         /** The per-endpoint breaker (shared by every process); dispatch.breaker by default. */
         breaker: breaker.partial().optional(),
+        /** Endpoints one tenant (or the tenantless scope) may have: bounds one event's fanout. */
+        max_endpoints_per_tenant: positiveInt.max(100_000).default(1000),
+        /** Rows one publish script writes at most: a fanout is written this many endpoints at a time. */
+        fanout_page_size: positiveInt.max(1000).default(100),
       })
       .prefault({}),
     sinks: z.record(name, sinkSchema),

@@ -2,6 +2,7 @@
 // replay walks by. Pure: the store reads the indexes, this says what an entry is and what matches.
 import type { DeliveryRow } from "./delivery.ts";
 import type { ErrorClass } from "./error-class.ts";
+import { eventIdOf } from "./event.ts";
 import { sinkDeliveryId } from "./hook.ts";
 import { type DeliveryId, type HookId, isId } from "./ids.ts";
 
@@ -66,7 +67,7 @@ export function entryOf(row: DeliveryRow | undefined): DlqEntry | undefined {
   return {
     id: row.id,
     hook_id: inbound ? row.parentId : undefined,
-    event_id: inbound ? undefined : row.parentId,
+    event_id: inbound ? undefined : eventIdOf(row.parentId),
     source: row.source,
     tenant: row.tenant,
     sink: row.target.kind === "sink" ? row.target.name : undefined,

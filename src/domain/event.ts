@@ -13,6 +13,20 @@ export const EVENT_TYPE_MAX_LENGTH = 128;
  */
 export const EVENT_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
+/**
+ * The ledger's name of an event: event ids are scoped by tenant, so two tenants may use the same id.
+ * A tenant's event is `<tenant>/<id>`, a tenantless one its bare id; `/` is in neither a tenant name
+ * nor an event id, so no two scopes can meet.
+ */
+export function eventRef(tenant: string | undefined, id: string): string {
+  return tenant === undefined ? id : `${tenant}/${id}`;
+}
+
+/** The event id a ledger name (`eventRef`) stands for, as the publisher gave it. */
+export function eventIdOf(ref: string): string {
+  return ref.slice(ref.indexOf("/") + 1);
+}
+
 const EVENT_TYPE = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 const PATTERN = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*(\.\*)?$/;
 

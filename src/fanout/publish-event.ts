@@ -3,9 +3,12 @@
 // anything is enqueued → add one job per new row. One endpoint's failure never stops the others: a row
 // whose job could not be added is marked enqueue_failed, and reconcile (or a re-publish) adds it later.
 // Global failures (an invalid event, a tenant the caller may not use, an id taken by another event)
-// write nothing.
+// write nothing. A long fanout is written a page of endpoints at a time (each page one atomic, idempotent
+// script, its jobs added before the next page), so no script names more than a page of keys; a publish
+// cut short between pages is completed by publishing the same id again. The answer counts every row
+// and lists the first few; GET /v1/events/:id/deliveries has them all.
 import { type Endpoint, liveSecrets } from "../domain/endpoint.ts";
-import { type EventInput, parseEventInput } from "../domain/event.ts";
+import { type EventInput, eventRef, parseEventInput } from "../domain/event.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
 import type { EndpointId } from "../domain/ids.ts";
 import type { Metrics } from "../observability/metrics.ts";
@@ -25,13 +28,23 @@ export interface JobAdder {
 
 export type PublishStatus = "created" | "duplicate" | "enqueue_failed" | "endpoint_error";
 
+/** Rows listed at most in a publish's answer; `counts` covers them all. */
+export const MAX_RESULTS_LISTED = 100;
+
+interface EndpointResult {
+  readonly endpoint_id: string;
+  readonly status: PublishStatus;
+  readonly error?: string;
+}
+
 export interface PublishResult {
   readonly event_id: string;
-  readonly results: readonly {
-    readonly endpoint_id: string;
-    readonly status: PublishStatus;
-    readonly error?: string;
-  }[];
+  /** How many endpoints ended in each status. */
+  readonly counts: Readonly<Record<PublishStatus, number>>;
+  /** The first MAX_RESULTS_LISTED endpoints' results (errors first, then in page order). */
+  readonly results: readonly EndpointResult[];
+  /** True when `results` lists fewer endpoints than `counts` adds up to. */
+  readonly results_truncated: boolean;
 }
 
 /** Why an event was refused as a whole (nothing was written). */
@@ -50,12 +63,16 @@ export interface PublishDeps {
   readonly jobs: JobAdder;
   readonly metrics: Metrics;
   readonly staleAfterMs: number;
+  /** The expiry of an event no live row holds (retention_s). */
+  readonly retentionS: number;
   readonly maxPayloadBytes: number;
+  /** Endpoints written per publish script (outbound.fanout_page_size). */
+  readonly pageSize: number;
   /**
    * With `durability.wait_replicas`: resolves once enough replicas hold the event (its record and rows)
    * and `jobs`, else throws a store outage (503; publishing again is idempotent).
    */
-  readonly confirmReplicas?: (eventId: string, jobs: readonly JobRef[]) => Promise<void>;
+  readonly confirmReplicas?: (eventRef: string, jobs: readonly JobRef[]) => Promise<void>;
   readonly now?: () => number;
 }
 
@@ -90,60 +107,70 @@ export async function publishEvent(
 
   const matched = await deps.endpoints.match(tenant, input.type);
   const usable: Endpoint[] = [];
-  const results: { endpoint_id: string; status: PublishStatus; error?: string }[] = [];
+  const results: EndpointResult[] = [];
   for (const endpoint of matched) {
     const problem = endpointProblem(endpoint, now);
     if (problem) results.push({ endpoint_id: endpoint.id, status: "endpoint_error", error: problem });
     else usable.push(endpoint);
   }
-  const outcome = await deps.events.publish(
-    { id: input.id, type: input.type, tenant, createdAt: now, payload: input.body, traceparent },
-    usable.map((e) => e.id as EndpointId),
-    { staleAfterMs: deps.staleAfterMs },
-  );
-  if (outcome.kind === "conflict") {
-    deps.metrics.outboundEvents.inc({ tenant: tenantLabel, outcome: "conflict" });
-    throw new PublishRefused(
-      "conflict",
-      `event id ${input.id} is taken by an event of another type or tenant`,
+  const ref = eventRef(tenant, input.id);
+  const record = { id: input.id, type: input.type, tenant, createdAt: now, payload: input.body, traceparent };
+  const confirmed: JobRef[] = [];
+  // At least one page: an event nobody takes is still recorded (and expires after retention_s).
+  for (let start = 0; start === 0 || start < usable.length; start += deps.pageSize) {
+    const page = usable.slice(start, start + deps.pageSize);
+    const outcome = await deps.events.publish(
+      record,
+      page.map((e) => e.id as EndpointId),
+      { staleAfterMs: deps.staleAfterMs, retentionS: deps.retentionS },
     );
-  }
-  deps.metrics.outboundEvents.inc({ tenant: tenantLabel, outcome: "accepted" });
-
-  // Each new row's job on its own: a failure is that endpoint's alone.
-  const settled = await Promise.all(
-    usable.map(
-      async (endpoint, i): Promise<{ endpoint_id: string; status: PublishStatus; error?: string }> => {
+    if (outcome.kind === "conflict") {
+      // Only the first page can meet another event: later ones find this publish's own record.
+      deps.metrics.outboundEvents.inc({ tenant: tenantLabel, outcome: "conflict" });
+      throw new PublishRefused("conflict", `event id ${input.id} is taken by an event of another type`);
+    }
+    if (start === 0) deps.metrics.outboundEvents.inc({ tenant: tenantLabel, outcome: "accepted" });
+    // Each new row's job on its own: a failure is that endpoint's alone.
+    const settled = await Promise.all(
+      page.map(async (endpoint, i): Promise<EndpointResult> => {
         const status = outcome.rows[i];
-        if (status === "duplicate" || status === undefined)
+        const job: JobRef = {
+          id: endpointDeliveryId(ref, endpoint.id as EndpointId),
+          parentId: ref,
+          target: { kind: "endpoint", id: endpoint.id as EndpointId },
+        };
+        if (status === "duplicate" || status === undefined) {
+          confirmed.push(job);
           return { endpoint_id: endpoint.id, status: "duplicate" };
-        const id = endpointDeliveryId(input.id, endpoint.id as EndpointId);
+        }
         try {
-          await deps.jobs.enqueue([
-            { id, parentId: input.id, target: { kind: "endpoint", id: endpoint.id as EndpointId } },
-          ]);
+          await deps.jobs.enqueue([job]);
+          confirmed.push(job);
           return { endpoint_id: endpoint.id, status: "created" };
         } catch (err) {
           const error = (err as Error).message;
-          await deps.events.markEnqueueFailed(id, error).catch(() => undefined);
+          await deps.events.markEnqueueFailed(job.id, error).catch(() => undefined);
           return { endpoint_id: endpoint.id, status: "enqueue_failed", error };
         }
-      },
-    ),
-  );
-  results.push(...settled);
-  // A 202 promises the event on the replicas too, a re-publish (duplicates) as much as the first.
-  if (deps.confirmReplicas) {
-    const jobs = usable
-      .filter((_, i) => settled[i]?.status !== "enqueue_failed")
-      .map((endpoint) => ({
-        id: endpointDeliveryId(input.id, endpoint.id as EndpointId),
-        parentId: input.id,
-        target: { kind: "endpoint" as const, id: endpoint.id as EndpointId },
-      }));
-    await deps.confirmReplicas(input.id, jobs);
+      }),
+    );
+    results.push(...settled);
   }
-  for (const r of results)
-    deps.metrics.outboundDeliveriesCreated.inc({ tenant: tenantLabel, status: r.status });
-  return { event_id: input.id, results };
+  // A 202 promises the event on the replicas too, a re-publish (duplicates) as much as the first.
+  if (deps.confirmReplicas) await deps.confirmReplicas(ref, confirmed);
+  const counts: Record<PublishStatus, number> = {
+    created: 0,
+    duplicate: 0,
+    enqueue_failed: 0,
+    endpoint_error: 0,
+  };
+  for (const r of results) counts[r.status] += 1;
+  for (const [status, n] of Object.entries(counts))
+    if (n > 0) deps.metrics.outboundDeliveriesCreated.inc({ tenant: tenantLabel, status }, n);
+  return {
+    event_id: input.id,
+    counts,
+    results: results.slice(0, MAX_RESULTS_LISTED),
+    results_truncated: results.length > MAX_RESULTS_LISTED,
+  };
 }

@@ -1,6 +1,6 @@
 // Published events in Redis, written together with their delivery rows (one per matching endpoint),
-// in the bucket of the event id: the ledger of record for outbound fanout. The payload is stored once,
-// in the event; every row of the event points at it.
+// in the bucket of the event's ref (its id scoped by tenant, see eventRef): the ledger of record for
+// outbound fanout. The payload is stored once, in the event; every row of the event points at it.
 import type { RedisClient } from "./redis-client.ts";
 import { targetKey } from "../domain/delivery.ts";
 import { type DeliveryId, type EndpointId, bucketFor, bucketOf, deliveryIdFor } from "../domain/ids.ts";
@@ -8,6 +8,7 @@ import type { DeliveryRow } from "../domain/delivery.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 import type { Keys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
+import { eventIdOf, eventRef } from "../domain/event.ts";
 
 const publishScript = new LuaScript("publish-event-n.lua", "n");
 const markFailedScript = new LuaScript("mark-enqueue-failed-2.lua", 2);
@@ -40,18 +41,20 @@ export type RowStatus = "created" | "duplicate" | "reclaimed";
 export type PublishOutcome =
   { readonly kind: "conflict" } | { readonly kind: "written"; readonly rows: readonly RowStatus[] };
 
-/** The delivery row of event `eventId` to endpoint `endpointId`. */
-export function endpointDeliveryId(eventId: string, endpointId: EndpointId): DeliveryId {
-  return deliveryIdFor(eventId, targetKey({ kind: "endpoint", id: endpointId }), bucketFor(eventId));
+/** The delivery row of the event named `ref` (see eventRef) to endpoint `endpointId`. */
+export function endpointDeliveryId(ref: string, endpointId: EndpointId): DeliveryId {
+  return deliveryIdFor(ref, targetKey({ kind: "endpoint", id: endpointId }), bucketFor(ref));
 }
 
+/** The event stored under `ref` (see eventRef), from its meta and payload fields. */
 export function toEventRecord(
-  id: string,
+  ref: string,
   meta: Buffer | undefined,
   payload: Buffer | undefined,
 ): EventRecord | undefined {
   if (meta === undefined || payload === undefined) return undefined;
   const m = JSON.parse(meta.toString("utf8")) as StoredMeta;
+  const id = eventIdOf(ref);
   return { id, type: m.type, tenant: m.tenant, createdAt: m.created_at, payload, traceparent: m.tp };
 }
 
@@ -62,13 +65,17 @@ export class EventStore {
     private readonly deliveries: DeliveryStore,
   ) {}
 
-  /** Write the event (if new) and a pending row per endpoint (if new), in one atomic step. */
+  /**
+   * Write the event (if new) and a pending row per endpoint (if new), in one atomic step: one page of a
+   * fanout (the caller pages a long list of endpoints).
+   */
   async publish(
     event: EventRecord,
     endpoints: readonly EndpointId[],
-    opts: { staleAfterMs: number },
+    opts: { staleAfterMs: number; retentionS: number },
   ): Promise<PublishOutcome> {
-    const bucket = bucketFor(event.id);
+    const ref = eventRef(event.tenant, event.id);
+    const bucket = bucketFor(ref);
     const meta: StoredMeta = {
       type: event.type,
       tenant: event.tenant,
@@ -78,21 +85,22 @@ export class EventStore {
     const rowKeys: string[] = [];
     const rowArgs: string[] = [];
     for (const ep of endpoints) {
-      const id = endpointDeliveryId(event.id, ep);
+      const id = endpointDeliveryId(ref, ep);
       rowKeys.push(this.keys.delivery(id));
       rowArgs.push(id, targetKey({ kind: "endpoint", id: ep }));
     }
     const reply = (await publishScript.run(
       this.redis,
-      [this.keys.event(event.id), this.keys.watch(bucket), ...rowKeys],
+      [this.keys.event(ref), this.keys.watch(bucket), ...rowKeys],
       [
-        event.id,
+        ref,
         event.type,
         event.tenant ?? "",
         JSON.stringify(meta),
         event.payload,
         event.createdAt,
         event.createdAt + opts.staleAfterMs,
+        opts.retentionS,
         ...rowArgs,
       ],
     )) as string[];
@@ -110,14 +118,16 @@ export class EventStore {
     return reply === 1;
   }
 
-  async get(id: string): Promise<EventRecord | undefined> {
-    const [meta, payload] = await this.redis.hmgetBuffer(this.keys.event(id), ...EVENT_ATTEMPT_FIELDS);
-    return toEventRecord(id, meta ?? undefined, payload ?? undefined);
+  /** The event `id` of `tenant` (undefined: a tenantless event). */
+  async get(tenant: string | undefined, id: string): Promise<EventRecord | undefined> {
+    const ref = eventRef(tenant, id);
+    const [meta, payload] = await this.redis.hmgetBuffer(this.keys.event(ref), ...EVENT_ATTEMPT_FIELDS);
+    return toEventRecord(ref, meta ?? undefined, payload ?? undefined);
   }
 
   /** Every delivery row of an event (one per endpoint it was fanned out to). */
-  async rows(id: string): Promise<DeliveryRow[]> {
-    const fields = await this.redis.hkeys(this.keys.event(id));
+  async rows(tenant: string | undefined, id: string): Promise<DeliveryRow[]> {
+    const fields = await this.redis.hkeys(this.keys.event(eventRef(tenant, id)));
     const ids = fields.filter((f) => f.startsWith("r:")).map((f) => f.slice(2) as DeliveryId);
     return (await this.deliveries.getMany(ids)).filter((r): r is DeliveryRow => r !== undefined);
   }

@@ -44,9 +44,12 @@ export class Keys {
     return `${this.bucketTag(bucketFor(identity))}:dedup:${identity}`;
   }
 
-  /** Hash: one published event (type, tenant, payload, count of live deliveries). */
-  event(id: string): string {
-    return `${this.bucketTag(bucketFor(id))}:event:${id}`;
+  /**
+   * Hash: one published event (type, tenant, payload, count of live deliveries), by its ref: its id
+   * scoped by tenant (`<tenant>/<id>`, or the bare id for none; see eventRef), in the ref's bucket.
+   */
+  event(ref: string): string {
+    return `${this.bucketTag(bucketFor(ref))}:event:${ref}`;
   }
 
   /** Hash: one delivery row. */

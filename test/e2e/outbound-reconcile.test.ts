@@ -48,6 +48,8 @@ function publisher(config: Config) {
     endpoints: new EndpointStore(redis, keys),
     metrics: new Metrics(),
     staleAfterMs: config.recovery.stale_after_ms,
+    retentionS: config.retention_s,
+    pageSize: config.outbound.fanout_page_size,
     maxPayloadBytes: config.http.max_body_bytes,
   };
   return {
@@ -92,7 +94,7 @@ it("leaves the others created when one endpoint's enqueue fails, and reconcile d
   );
   expect(statuses(answer)).toEqual({ [a!.id]: "created", [b!.id]: "enqueue_failed", [c!.id]: "created" });
   expect(answer.results.find((r) => r.endpoint_id === b!.id)?.error).toMatch(/injected/);
-  const rows = Object.fromEntries((await p.events.rows("order-7-paid")).map((r) => [r.id, r]));
+  const rows = Object.fromEntries((await p.events.rows(undefined, "order-7-paid")).map((r) => [r.id, r]));
   const idOf = (ep: { id: string }) => endpointDeliveryId("order-7-paid", ep.id as EndpointId);
   expect(rows[idOf(b!)]).toMatchObject({ state: "pending", enqueueFailed: true, attempts: 0 });
   for (const ep of [a!, c!]) expect(rows[idOf(ep)]).toMatchObject({ state: "pending", enqueueFailed: false });
@@ -113,7 +115,7 @@ it("leaves the others created when one endpoint's enqueue fails, and reconcile d
     expect(rx.requests).toHaveLength(1);
     expect(rx.requests[0]!.headers["webhook-id"]).toBe("order-7-paid");
   }
-  expect((await p.events.rows("order-7-paid")).every((r) => !r.enqueueFailed)).toBe(true);
+  expect((await p.events.rows(undefined, "order-7-paid")).every((r) => !r.enqueueFailed)).toBe(true);
   expect(await metricValue(worker, "switchyard_recovery_reenqueued_total", { sink: "outbound" })).toBe(1);
 }, 40_000);
 
@@ -142,7 +144,7 @@ it("takes an enqueue_failed row back on re-publish by compare-and-set: one of ei
     delayed: 0,
     active: 0,
   });
-  const row = (await p.events.rows("order-8-paid")).find(
+  const row = (await p.events.rows(undefined, "order-8-paid")).find(
     (r) => r.target.kind === "endpoint" && r.target.id === failed!.id,
   );
   expect(row).toMatchObject({ state: "pending", enqueueFailed: false, attempts: 0 });

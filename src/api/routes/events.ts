@@ -1,7 +1,8 @@
 // POST /v1/events, GET /v1/events/:id and GET /v1/events/:id/deliveries: publishing an event to every
 // subscribed endpoint, and seeing what became of it. The work is the publish use case's; this route
 // parses, scopes to the caller's tenant and answers.
-import { Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { NAME } from "../../config/schema.ts";
 import { EVENT_ID } from "../../domain/event.ts";
 import {
   type PublishDeps,
@@ -64,14 +65,23 @@ export function eventRoutes(deps: EventRouteDeps): Hono {
     }
   });
 
-  const visible = async (id: string, tenant: string | undefined) => {
-    const event = EVENT_ID.test(id) ? await deps.store.get(id) : undefined;
-    if (!event || !canSee({ tenant }, event.tenant)) throw new ApiError(404, "not_found", "no such event");
+  /**
+   * The event `id` in the caller's tenant: a bound token's own, or for an unbound token the one of the
+   * tenant named by `?tenant=` (none: the tenantless event).
+   */
+  const visible = async (id: string, principalTenant: string | undefined, asked: string | undefined) => {
+    const tenant = principalTenant ?? asked;
+    const named = asked === undefined || NAME.test(asked);
+    const event = named && EVENT_ID.test(id) ? await deps.store.get(tenant, id) : undefined;
+    if (!event || !canSee({ tenant: principalTenant }, event.tenant))
+      throw new ApiError(404, "not_found", "no such event");
     return event;
   };
+  const visibleOf = (c: Context<AdminEnv>) =>
+    visible(c.req.param("id") ?? "", c.get("principal").tenant, c.req.query("tenant"));
 
   app.get("/v1/events/:id", deps.auth, async (c) => {
-    const event = await visible(c.req.param("id"), c.get("principal").tenant);
+    const event = await visibleOf(c);
     return c.json({
       id: event.id,
       type: event.type,
@@ -82,8 +92,8 @@ export function eventRoutes(deps: EventRouteDeps): Hono {
   });
 
   app.get("/v1/events/:id/deliveries", deps.auth, async (c) => {
-    const event = await visible(c.req.param("id"), c.get("principal").tenant);
-    const rows = await deps.store.rows(event.id);
+    const event = await visibleOf(c);
+    const rows = await deps.store.rows(event.tenant, event.id);
     return c.json({
       data: rows.map((row) => ({
         endpoint_id: row.target.kind === "endpoint" ? row.target.id : undefined,

@@ -110,12 +110,14 @@ export async function startApiRole(
         auth,
         tracing: core.tracing,
         staleAfterMs: config.recovery.stale_after_ms,
+        retentionS: config.retention_s,
+        pageSize: config.outbound.fanout_page_size,
         maxPayloadBytes: config.http.max_body_bytes,
         ...(config.durability.wait_replicas > 0
           ? {
-              confirmReplicas: async (eventId, jobs) => {
+              confirmReplicas: async (eventRef, jobs) => {
                 const { wait_replicas: n, wait_timeout_ms: timeoutMs } = config.durability;
-                const written = [keys.event(eventId), ...jobs.map((job) => queues.jobKey(job))];
+                const written = [keys.event(eventRef), ...jobs.map((job) => queues.jobKey(job))];
                 const acked = await waitForReplicas(redis, written, n, timeoutMs);
                 if (acked < n)
                   throw new StoreUnavailable(

@@ -3,20 +3,23 @@
   enqueued, atomically. Rows are unique on (endpoint, event): a row that exists is a duplicate — except
   one whose enqueue failed, which this call takes back (compare-and-set on its enqueue-failed mark), so
   that of several concurrent re-publishers exactly one enqueues it. Re-publishing an event id with
-  another type or tenant is refused.
+  another type is refused (ids are scoped by tenant: the record's key names it). An event left with no
+  live row (nobody takes it) expires after retention_s, as a finished one does; a fanout is written a
+  page of endpoints per call, each page atomic, so a re-publish completes one cut short.
 
   KEYS[1]   event record (hash: meta, payload, live, r:<delivery id> per row)
   KEYS[2]   the bucket's watch set
   KEYS[3..] one delivery row per endpoint (hash)
 
-  ARGV[1]   event id
+  ARGV[1]   event ref (`<tenant>/<id>`, or the bare id): what each row's `p` names
   ARGV[2]   event type
   ARGV[3]   tenant ('' for none)
   ARGV[4]   meta JSON
   ARGV[5]   payload bytes
   ARGV[6]   now, ms
   ARGV[7]   watch score of new rows (now + recovery.stale_after_ms)
-  ARGV[8..] per row, in KEYS order: delivery id, target
+  ARGV[8]   retention_s: the expiry of an event no live row holds
+  ARGV[9..] per row, in KEYS order: delivery id, target
 
   Returns {'conflict'} or one status per row: 'created', 'duplicate' or 'reclaimed' (an enqueue-failed
   row this caller must enqueue again).
@@ -32,7 +35,7 @@ end
 local out = {}
 for i = 1, #KEYS - 2 do
   local row = KEYS[2 + i]
-  local id, target = ARGV[6 + 2 * i], ARGV[7 + 2 * i]
+  local id, target = ARGV[7 + 2 * i], ARGV[8 + 2 * i]
   if redis.call('EXISTS', row) == 1 then
     if redis.call('HGET', row, 'ef') == '1' and redis.call('HGET', row, 'st') == 'pending' then
       redis.call('HDEL', row, 'ef', 'ee')
@@ -51,5 +54,8 @@ for i = 1, #KEYS - 2 do
     redis.call('ZADD', KEYS[2], ARGV[7], id)
     out[i] = 'created'
   end
+end
+if redis.call('HGET', KEYS[1], 'live') == '0' and redis.call('TTL', KEYS[1]) == -1 then
+  redis.call('EXPIRE', KEYS[1], ARGV[8])
 end
 return out
