@@ -5,6 +5,7 @@ import { z } from "zod";
 import { NAME } from "../config/schema.ts";
 import { isEventTypePattern } from "../domain/event.ts";
 import { ApiError } from "./api-error.ts";
+import { ENDPOINT_BODY_MAX_BYTES, readJsonCapped } from "./read-body.ts";
 
 export const MAX_EVENT_TYPES = 100;
 export const MAX_RATE_LIMIT_PER_S = 100_000;
@@ -134,20 +135,11 @@ export const rotateSecretBody = z.strictObject({ secret: secret.optional() });
 const invalid = (message: string): ApiError => new ApiError(400, "invalid_request", message);
 
 /**
- * Read and validate a JSON body. An empty body counts as `{}` when `emptyIsObject` (for requests whose
+ * Read (within ENDPOINT_BODY_MAX_BYTES) and validate a JSON body. An empty body counts as `{}` when `emptyIsObject` (for requests whose
  * fields are all optional). Every issue is reported, as `path: message`, joined by "; ".
  */
 export async function readBody<T>(req: Request, schema: z.ZodType<T>, emptyIsObject = false): Promise<T> {
-  const text = await req.text();
-  let body: unknown;
-  if (text.trim() === "" && emptyIsObject) body = {};
-  else {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw invalid("the body must be JSON");
-    }
-  }
+  const body = await readJsonCapped(req, ENDPOINT_BODY_MAX_BYTES, emptyIsObject ? {} : undefined);
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const messages = parsed.error.issues.slice(0, 10).map((issue) => {

@@ -111,7 +111,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       // Jobs are written with their hook's record where this BullMQ's job layout is the verified one.
       hooks: new HookStore(redis, keys, ledger, bullmq === LAYOUT_BULLMQ_VERSION ? queues : undefined),
       dlq: new DlqStore(redis, keys, ledger),
-      endpoints: new EndpointStore(redis, keys),
+      endpoints: new EndpointStore(redis, keys, config.outbound.max_endpoints_per_tenant),
       events: new EventStore(redis, keys, ledger),
       claimSigner: await loadClaimSigner(redis, keys, config),
       // A worker-only process cannot know the API's port: it is told through http.public_url (the boot

@@ -72,9 +72,15 @@ export function parseEndpointRecord(raw: Record<string, string>): StoredEndpoint
   };
 }
 
-/** The list indexes an endpoint is in: all endpoints, and its tenant's. */
+/**
+ * The list indexes an endpoint is in: all endpoints, and its scope's (its tenant's, or the tenantless
+ * one), which the cap on endpoints per tenant counts.
+ */
 export function listKeys(keys: Keys, tenant: string | undefined): string[] {
-  return tenant === undefined ? [keys.endpointsAll] : [keys.endpointsAll, keys.endpointsOfTenant(tenant)];
+  return [
+    keys.endpointsAll,
+    tenant === undefined ? keys.endpointsWithoutTenant : keys.endpointsOfTenant(tenant),
+  ];
 }
 
 /** The subscription sets an endpoint is in: one per pattern while enabled, none while disabled. */

@@ -78,10 +78,21 @@ function assertValid(e: Pick<Endpoint, "event_types" | "secret" | "tenant">): vo
   if (problem !== undefined) throw new RangeError(`endpoint secret ${problem}`);
 }
 
+/** A tenant (or the tenantless scope) has `outbound.max_endpoints_per_tenant` endpoints already. */
+export class EndpointLimitReached extends Error {
+  constructor(readonly max: number) {
+    super(`this tenant has ${max} endpoints, the most allowed (outbound.max_endpoints_per_tenant)`);
+  }
+}
+
+/** Default of outbound.max_endpoints_per_tenant, for stores made outside a gateway. */
+const DEFAULT_MAX_PER_TENANT = 1000;
+
 export class EndpointStore {
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: Keys,
+    private readonly maxPerTenant = DEFAULT_MAX_PER_TENANT,
   ) {}
 
   /** Store a new endpoint (enabled unless `disabled`) and index it. The answer holds its secret. */
@@ -111,8 +122,9 @@ export class EndpointStore {
     const created = await createScript.run(
       this.redis,
       [this.keys.endpoint(endpoint.id), ...lists, ...subscriptionKeys(this.keys, endpoint)],
-      [endpoint.id, lists.length, ...fields],
+      [endpoint.id, lists.length, this.maxPerTenant, ...fields],
     );
+    if (created === -1) throw new EndpointLimitReached(this.maxPerTenant);
     if (created !== 1) throw new Error(`endpoint id ${endpoint.id} is already taken`);
     return endpoint;
   }

@@ -185,6 +185,11 @@ export class Keys {
     return `${this.endpointBase}:list:all`;
   }
 
+  /** Sorted set, all scores 0: the endpoint ids of no tenant (counted against the cap per tenant). */
+  get endpointsWithoutTenant(): string {
+    return `${this.endpointBase}:list:-`;
+  }
+
   /** Sorted set, all scores 0: the endpoint ids of one tenant. */
   endpointsOfTenant(tenant: string): string {
     return `${this.endpointBase}:list:t.${tenant}`;

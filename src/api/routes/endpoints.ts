@@ -5,7 +5,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { type Endpoint, secretProblem } from "../../domain/endpoint.ts";
 import { isId } from "../../domain/ids.ts";
 import { type Resolver, SsrfBlockedError, checkDestination } from "../../fanout/ssrf-guard.ts";
-import type { EndpointStore } from "../../store/endpoint-store.ts";
+import { EndpointLimitReached, type EndpointStore } from "../../store/endpoint-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
 import {
@@ -100,12 +100,18 @@ export function endpointRoutes(deps: EndpointRouteDeps): Hono {
       throw invalid("tenant: this token can only create endpoints of its own tenant");
     if (body.secret !== undefined) checkSecret(body.secret);
     const tenant = bound ?? body.tenant;
-    const endpoint = await deps.endpoints.create({
-      ...body,
-      url: await vetUrl(body.url),
-      ...(tenant !== undefined ? { tenant } : {}),
-    });
-    return c.json(withSecret(endpoint), 201);
+    const url = await vetUrl(body.url);
+    try {
+      const endpoint = await deps.endpoints.create({
+        ...body,
+        url,
+        ...(tenant !== undefined ? { tenant } : {}),
+      });
+      return c.json(withSecret(endpoint), 201);
+    } catch (err) {
+      if (err instanceof EndpointLimitReached) throw new ApiError(409, "too_many_endpoints", err.message);
+      throw err;
+    }
   });
 
   app.get("/v1/endpoints", deps.auth, async (c) => {

@@ -14,6 +14,7 @@ import type { Tracing } from "../../observability/tracing.ts";
 import type { EventStore } from "../../store/event-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
+import { EVENT_ENVELOPE_BYTES, readJsonCapped } from "../read-body.ts";
 import { deliveryView, iso } from "../views.ts";
 
 export interface EventRouteDeps extends PublishDeps {
@@ -26,18 +27,13 @@ export interface EventRouteDeps extends PublishDeps {
 export function eventRoutes(deps: EventRouteDeps): Hono {
   const app = new Hono<AdminEnv>();
 
-  /** Parse, publish, and map a refusal to its answer. */
+  /** Read (within the payload's cap and an envelope), parse, publish, and map a refusal to its answer. */
   const publish = async (
-    json: () => Promise<unknown>,
+    req: Request,
     tenant: string | undefined,
     traceparent: string | undefined,
   ): Promise<PublishResult> => {
-    let body: unknown;
-    try {
-      body = await json();
-    } catch {
-      throw new ApiError(400, "invalid_request", "the body must be JSON");
-    }
+    const body = await readJsonCapped(req, deps.maxPayloadBytes + EVENT_ENVELOPE_BYTES);
     try {
       return await publishEvent(deps, body, tenant, traceparent);
     } catch (err) {
@@ -56,7 +52,7 @@ export function eventRoutes(deps: EventRouteDeps): Hono {
   app.post("/v1/events", deps.auth, async (c) => {
     const span = deps.tracing.startRequest("POST /v1/events", c.req.raw.headers);
     try {
-      const result = await publish(() => c.req.json(), c.get("principal").tenant, span?.traceparent);
+      const result = await publish(c.req.raw, c.get("principal").tenant, span?.traceparent);
       span?.end(202, { event_id: result.event_id });
       return c.json(result, 202);
     } catch (err) {

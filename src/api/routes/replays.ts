@@ -15,6 +15,7 @@ import type { ReplayRecord } from "../../store/replay-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
 import { parseFilter, parseLimit } from "../filters.ts";
+import { REPLAY_BODY_MAX_BYTES, readJsonCapped } from "../read-body.ts";
 import { iso } from "../views.ts";
 
 export interface ReplayRouteDeps extends CreateReplayDeps {
@@ -46,12 +47,7 @@ const invalid = (message: string): ApiError => new ApiError(400, "invalid_reques
 const notFound = (): ApiError => new ApiError(404, "not_found", "no such replay");
 
 async function readJson<T>(req: Request, schema: z.ZodType<T>): Promise<T> {
-  let body: unknown;
-  try {
-    body = await req.json();
-  } catch {
-    throw invalid("the body must be JSON");
-  }
+  const body = await readJsonCapped(req, REPLAY_BODY_MAX_BYTES);
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
