@@ -10,7 +10,7 @@ import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import { timeline } from "../observability/timeline.ts";
 import type { PersistOutcome } from "../store/hook-store.ts";
-import type { QuarantinedHook } from "../store/quarantine-store.ts";
+import type { QuarantineOutcome, QuarantinedHook } from "../store/quarantine-store.ts";
 import { computeDedupKey } from "./dedup-key.ts";
 import type { DepthGate } from "./depth-gate.ts";
 import { IngestError } from "./ingest-error.ts";
@@ -63,7 +63,7 @@ export interface ReplicaWaiter {
 
 /** The quarantine store, as ingest uses it. */
 export interface QuarantineWriter {
-  add(hook: Omit<QuarantinedHook, "size"> & { readonly body: Buffer }): Promise<boolean>;
+  add(hook: Omit<QuarantinedHook, "size"> & { readonly body: Buffer }): Promise<QuarantineOutcome>;
 }
 
 export interface IngestDeps {
@@ -115,12 +115,21 @@ export class IngestService {
     const verdict = verifySignature(source.verify, { headers: req.headers, body: req.body }, receivedAt);
     if (!verdict.ok) {
       metrics.verifyFailures.inc({ source: req.source, scheme: verifySchemeName(source.verify) });
-      const quarantineId =
+      const kept =
         source.on_verify_failure === "quarantine"
           ? await this.quarantine(req, source, receivedAt, verdict.reason)
           : undefined;
+      if (kept?.outcome === "too_large")
+        metrics.quarantineRefused.inc({ source: req.source, reason: "too_large" });
       this.deps.logger.info(
-        { source: req.source, reason: verdict.reason, quarantine_id: quarantineId },
+        {
+          source: req.source,
+          reason: verdict.reason,
+          quarantine_id: kept?.outcome === "kept" ? kept.id : undefined,
+          ...(kept?.outcome === "too_large"
+            ? { quarantine_refused: "larger than quarantine.max_bytes" }
+            : {}),
+        },
         "verification failed",
       );
       throw new IngestError("verification_failed", "signature verification failed");
@@ -225,16 +234,17 @@ export class IngestService {
 
   /**
    * Keep a hook that failed verification for an operator to inspect, in the capped quarantine store:
-   * never dedup-parsed (its bytes are untrusted) and never delivered. Returns its id.
+   * never dedup-parsed (its bytes are untrusted) and never delivered. Returns its id and whether it
+   * was kept (one larger than the whole byte cap is not).
    */
   private async quarantine(
     req: IngestRequest,
     source: SourceConfig,
     receivedAt: number,
     reason: string,
-  ): Promise<string | undefined> {
+  ): Promise<{ id: string; outcome: QuarantineOutcome }> {
     const id = newId("hk", receivedAt);
-    const kept = await this.store(() =>
+    const outcome = await this.store(() =>
       this.deps.quarantine.add({
         id,
         source: req.source,
@@ -245,7 +255,7 @@ export class IngestService {
         body: req.body,
       }),
     );
-    return kept ? id : undefined;
+    return { id, outcome };
   }
 
   /**

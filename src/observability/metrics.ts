@@ -26,6 +26,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly quarantineRefused = new Counter({
+    name: "switchyard_quarantine_refused_total",
+    help: "Failed-verification hooks not quarantined, by source and reason (too_large: over quarantine.max_bytes alone).",
+    labelNames: ["source", "reason"] as const,
+    registers: [this.registry],
+  });
+
   readonly dispatchAttempts = new Counter({
     name: "switchyard_dispatch_attempts_total",
     help: "Delivery attempts by sink and result (ok, permanent, throttled, transient, parked).",

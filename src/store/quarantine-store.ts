@@ -19,6 +19,8 @@ export interface QuarantinedHook {
   readonly body?: Buffer;
 }
 
+export type QuarantineOutcome = "kept" | "too_large";
+
 export interface QuarantineLimits {
   readonly maxEntries: number;
   readonly maxBytes: number;
@@ -32,8 +34,11 @@ export class QuarantineStore {
     private readonly limits: QuarantineLimits,
   ) {}
 
-  /** Keep `hook`, evicting expired and oldest entries as the caps require; false if it alone is too big. */
-  async add(hook: Omit<QuarantinedHook, "size"> & { readonly body: Buffer }): Promise<boolean> {
+  /**
+   * Keep `hook`, evicting expired and oldest entries as the caps require; `too_large` (nothing kept,
+   * nothing evicted) if it alone is over the byte cap.
+   */
+  async add(hook: Omit<QuarantinedHook, "size"> & { readonly body: Buffer }): Promise<QuarantineOutcome> {
     const headers = JSON.stringify(hook.headers);
     const size = hook.body.length + headers.length;
     const fields: (string | Buffer)[] = [
@@ -66,7 +71,7 @@ export class QuarantineStore {
     )) as [number, ...string[]];
     // The evicted entries' hashes: one slot, one command (they expire with the TTL if this fails).
     if (evicted.length > 0) await this.redis.unlink(...evicted.map((id) => this.keys.quarantined(id)));
-    return kept === 1;
+    return kept === 1 ? "kept" : "too_large";
   }
 
   /** Newest first, `limit` at most, older than `before` (ms) when given; `tenant` narrows to one tenant. */

@@ -62,3 +62,40 @@ it("regression: quarantine is unbounded — keeps at most its caps, lists them, 
   // Without a token: 401.
   expect((await admin(gw, "GET", "/v1/quarantine", { token: null })).status).toBe(401);
 });
+
+it("regression: one request larger than quarantine.max_bytes emptied the whole quarantine — it is refused, counted and logged", async () => {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino({ level: "info" }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+  gw = await startTestGateway(
+    testConfig({
+      http: { max_body_bytes: 256 * 1024 },
+      quarantine: { max_entries: 100, max_bytes: 32 * 1024, ttl_s: 60 },
+      sinks: { log: { type: "log" } },
+      sources: {
+        gh: {
+          verify: { type: "github", secrets: ["s3cret-s3cret"] },
+          on_verify_failure: "quarantine",
+          sinks: ["log"],
+          allow_non_durable: true,
+        },
+      },
+    }),
+    { logger },
+  );
+  const bad = (body: string) =>
+    fetch(`${gw!.url}/webhooks/gh`, {
+      method: "POST",
+      body,
+      headers: { "x-hub-signature-256": "sha256=00", "content-type": "application/json" },
+    });
+  for (let i = 0; i < 5; i++)
+    expect((await bad(JSON.stringify({ i, pad: "x".repeat(1000) }))).status).toBe(401);
+  expect((await bad(JSON.stringify({ big: "y".repeat(100 * 1024) }))).status).toBe(401);
+  const keys = gw.gateway.keys;
+  expect(await gw.redis.zcard(keys.quarantineIndex), "the five small entries are still kept").toBe(5);
+  expect((await admin(gw, "GET", "/v1/quarantine?limit=100")).json.data).toHaveLength(5);
+  const refused = lines.filter((l) => l.msg === "verification failed" && l.quarantine_refused !== undefined);
+  expect(refused).toHaveLength(1);
+  const metrics = await (await fetch(`${gw.url}/metrics`)).text();
+  expect(metrics).toMatch(/switchyard_quarantine_refused_total\{source="gh",reason="too_large"\} 1/);
+});

@@ -44,7 +44,7 @@ function service(hooks: HookWriter) {
   });
   const ingest = new IngestService({
     config,
-    quarantine: { add: () => Promise.resolve(true) },
+    quarantine: { add: () => Promise.resolve("kept" as const) },
     hooks,
     jobs,
     replicas: { wait: () => Promise.resolve(0) },

@@ -1,7 +1,8 @@
 --[[
   Keep one hook that failed verification, within caps: entries older than the TTL leave first, then
   the oldest until both the count and the byte cap hold. The store never grows past its caps, however
-  many bad requests arrive. An evicted entry leaves the index, the sizes and the byte count here; its
+  many bad requests arrive. An entry larger than the whole byte cap is refused before anything is
+  evicted: one large request must not empty the quarantine. An evicted entry leaves the index, the sizes and the byte count here; its
   own hash is not a key of this call, so the caller deletes it (it also expires with the TTL).
 
   KEYS[1] the index (zset: id -> received_at ms)
@@ -16,10 +17,13 @@
   ARGV[6] size of the entry (bytes counted against the cap)
   ARGV[7..] field, value pairs of the entry
 
-  Returns {kept (1, or 0 when the entry alone is over the byte cap), evicted id...}.
+  Returns {kept (1, or 0 when the entry alone is over the byte cap: nothing evicted), evicted id...}.
 ]]
 local now, ttl = tonumber(ARGV[2]), tonumber(ARGV[3])
 local maxEntries, maxBytes, size = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+if size > maxBytes then
+  return {0}
+end
 local evicted = {0}
 local function evict(id)
   local bytes = tonumber(redis.call('HGET', KEYS[3], id) or '0')
@@ -37,9 +41,6 @@ while redis.call('ZCARD', KEYS[1]) >= maxEntries or tonumber(redis.call('GET', K
     break
   end
   evict(oldest[1])
-end
-if size > maxBytes then
-  return evicted
 end
 local fields = {}
 for i = 7, #ARGV do
