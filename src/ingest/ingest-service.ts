@@ -115,23 +115,7 @@ export class IngestService {
     const verdict = verifySignature(source.verify, { headers: req.headers, body: req.body }, receivedAt);
     if (!verdict.ok) {
       metrics.verifyFailures.inc({ source: req.source, scheme: verifySchemeName(source.verify) });
-      const kept =
-        source.on_verify_failure === "quarantine"
-          ? await this.quarantine(req, source, receivedAt, verdict.reason)
-          : undefined;
-      if (kept?.outcome === "too_large")
-        metrics.quarantineRefused.inc({ source: req.source, reason: "too_large" });
-      this.deps.logger.info(
-        {
-          source: req.source,
-          reason: verdict.reason,
-          quarantine_id: kept?.outcome === "kept" ? kept.id : undefined,
-          ...(kept?.outcome === "too_large"
-            ? { quarantine_refused: "larger than quarantine.max_bytes" }
-            : {}),
-        },
-        "verification failed",
-      );
+      await this.noteUnverified(req, source, receivedAt, verdict.reason);
       throw new IngestError("verification_failed", "signature verification failed");
     }
     if (this.deps.depth.isOver(req.source)) {
@@ -233,29 +217,39 @@ export class IngestService {
   }
 
   /**
-   * Keep a hook that failed verification for an operator to inspect, in the capped quarantine store:
-   * never dedup-parsed (its bytes are untrusted) and never delivered. Returns its id and whether it
-   * was kept (one larger than the whole byte cap is not).
+   * Log a hook that failed verification and, for a quarantining source, keep it for an operator in the
+   * capped quarantine store: never dedup-parsed (its bytes are untrusted), never delivered; one larger
+   * than the whole byte cap is refused (counted, and said in the log line).
    */
-  private async quarantine(
+  private async noteUnverified(
     req: IngestRequest,
     source: SourceConfig,
     receivedAt: number,
     reason: string,
-  ): Promise<{ id: string; outcome: QuarantineOutcome }> {
+  ): Promise<void> {
     const id = newId("hk", receivedAt);
-    const outcome = await this.store(() =>
-      this.deps.quarantine.add({
-        id,
-        source: req.source,
-        tenant: req.tenant ?? source.tenant,
-        received_at: receivedAt,
-        reason,
-        headers: req.headers,
-        body: req.body,
-      }),
+    const outcome =
+      source.on_verify_failure === "quarantine"
+        ? await this.store(() =>
+            this.deps.quarantine.add({
+              id,
+              source: req.source,
+              tenant: req.tenant ?? source.tenant,
+              received_at: receivedAt,
+              reason,
+              headers: req.headers,
+              body: req.body,
+            }),
+          )
+        : undefined;
+    const refused = outcome === "too_large";
+    if (refused) this.deps.metrics.quarantineRefused.inc({ source: req.source, reason: "too_large" });
+    const quarantine = refused ? { quarantine_refused: "larger than quarantine.max_bytes" } : {};
+    const quarantineId = outcome === "kept" ? id : undefined;
+    this.deps.logger.info(
+      { source: req.source, reason, quarantine_id: quarantineId, ...quarantine },
+      "verification failed",
     );
-    return { id, outcome };
   }
 
   /**
