@@ -11,6 +11,7 @@ import {
   createMaintenanceQueue,
 } from "../queue/maintenance-queue.ts";
 import { Reconcile, type ReconcileDeps, type ReconcileOptions, type RecoveryReport } from "./reconcile.ts";
+import { type ReplayRevivalDeps, reviveLostReplays } from "./replay-revival.ts";
 import { TickLock } from "./tick-lock.ts";
 
 export interface RecoveryRunnerOptions extends ReconcileOptions {
@@ -20,7 +21,7 @@ export interface RecoveryRunnerOptions extends ReconcileOptions {
   readonly lockMs?: number;
 }
 
-export interface RecoveryRunnerDeps extends ReconcileDeps {
+export interface RecoveryRunnerDeps extends ReconcileDeps, ReplayRevivalDeps {
   readonly keys: Keys;
   /** Command connection (scheduler registration, tick lock, the tick's own reads and writes). */
   readonly redis: RedisClient;
@@ -29,7 +30,8 @@ export interface RecoveryRunnerDeps extends ReconcileDeps {
 }
 
 /** What a tick job returns (shown in Bull Board). */
-export type TickOutcome = ({ ran: true } & RecoveryReport) | { ran: false; reason: "locked" };
+export type TickOutcome =
+  ({ ran: true; replaysRevived: number } & RecoveryReport) | { ran: false; reason: "locked" };
 
 const DEFAULT_LOCK_MS = 60_000;
 /** Finished ticks kept for Bull Board; the log and metrics keep the lasting record. */
@@ -78,7 +80,8 @@ export class RecoveryRunner {
     const result = await this.lock.withLock(async () => {
       const startedAt = Date.now();
       const report = await this.recovery.run();
-      return { report, startedAt, finishedAt: Date.now() };
+      const replaysRevived = await reviveLostReplays(this.deps);
+      return { report: { ...report, replaysRevived }, startedAt, finishedAt: Date.now() };
     });
     if (!result.ran) {
       logger.info({ tick: job.id }, "recovery tick skipped: another runner holds the lock");
@@ -87,7 +90,7 @@ export class RecoveryRunner {
     const { report, startedAt, finishedAt } = result.value;
     const line = { tick: job.id, ...report, started_at: startedAt, duration_ms: finishedAt - startedAt };
     // Idle ticks (every 30 s forever) stay out of the info log.
-    if (report.scanned > 0) logger.info(line, "recovery tick");
+    if (report.scanned > 0 || report.replaysRevived > 0) logger.info(line, "recovery tick");
     else logger.debug(line, "recovery tick");
     return { ran: true, ...report };
   }
