@@ -12,11 +12,15 @@ export interface ReplayJobData {
   readonly replayId: ReplayId;
 }
 
-/** Replay jobs retry on errors (Redis away) for a while; the record keeps their progress meanwhile. */
+/**
+ * Replay jobs retry on errors (Redis away) for a while; the record keeps their progress meanwhile. A
+ * finished job goes at once: its record (kept retention_s) says how it ended, and BullMQ removes aged
+ * completed jobs only when another one completes, so the last one would stay for good.
+ */
 const JOB_OPTIONS = {
   attempts: 100,
   backoff: { type: "fixed", delay: 2000 },
-  removeOnComplete: { age: 86_400 },
+  removeOnComplete: true,
   removeOnFail: { age: 7 * 86_400 },
 } as const;
 

@@ -153,8 +153,19 @@ export class EndpointStore {
     return this.change(id, (e) => patchEndpoint(e, patch, now));
   }
 
-  /** Delete the endpoint and its indexes; false when there was none. */
+  /**
+   * Delete the endpoint and its indexes, then its shared limits (breaker, rate, in-flight slots): each
+   * has the endpoint's own hash tag, so they go in their own commands, after the record (an attempt
+   * still in flight finds no endpoint and ends its delivery). False when there was none.
+   */
   async delete(id: string): Promise<boolean> {
+    const deleted = await this.deleteRecord(id);
+    // One slot (the endpoint's own tag): one command.
+    if (deleted) await this.redis.unlink(...this.keys.endpointGates(id));
+    return deleted;
+  }
+
+  private async deleteRecord(id: string): Promise<boolean> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const stored = await this.read(id);
       if (!stored) return false;

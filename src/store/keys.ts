@@ -99,6 +99,12 @@ export class Keys {
     return `{${this.prefix}:ep:${id}}:${kind}`;
   }
 
+  /** Every key of one endpoint's shared limits (the in-flight slots' waiters included), for its deletion. */
+  endpointGates(id: string): string[] {
+    const inflight = this.endpointGate(id, "inflight");
+    return [this.endpointGate(id, "breaker"), this.endpointGate(id, "rate"), inflight, `${inflight}:waiting`];
+  }
+
   /** One sink's circuit breaker (a hash), shared by every worker process; each sink has its own tag. */
   sinkGate(sink: string, kind: "breaker"): string {
     return `{${this.prefix}:sink:${sink}}:${kind}`;

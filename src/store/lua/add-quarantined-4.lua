@@ -2,7 +2,9 @@
   Keep one hook that failed verification, within caps: entries older than the TTL leave first, then
   the oldest until both the count and the byte cap hold. The store never grows past its caps, however
   many bad requests arrive. An entry larger than the whole byte cap is refused before anything is
-  evicted: one large request must not empty the quarantine. An evicted entry leaves the index, the sizes and the byte count here; its
+  evicted: one large request must not empty the quarantine. The index, sizes and byte count expire
+  with the newest entry (each add pushes their expiry out to its TTL), so a quarantine nobody adds to
+  leaves nothing behind. An evicted entry leaves the index, the sizes and the byte count here; its
   own hash is not a key of this call, so the caller deletes it (it also expires with the TTL).
 
   KEYS[1] the index (zset: id -> received_at ms)
@@ -51,5 +53,8 @@ redis.call('EXPIRE', KEYS[4], ttl)
 redis.call('ZADD', KEYS[1], now, ARGV[1])
 redis.call('HSET', KEYS[3], ARGV[1], size)
 redis.call('INCRBY', KEYS[2], size)
+for i = 1, 3 do
+  redis.call('EXPIRE', KEYS[i], ttl)
+end
 evicted[1] = 1
 return evicted
