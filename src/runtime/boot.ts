@@ -65,6 +65,15 @@ export async function boot(opts: BootOptions): Promise<void> {
   if (gateway.port === undefined) logger.info({ roles }, "switchyard running");
 
   const stopSignals = new StopSignals();
+  // Set once a drain has begun: the code the process exits with when it ends.
+  let exitCode: 0 | 1 | undefined;
+  const drain = (code: 0 | 1): void => {
+    exitCode ??= code;
+    void gateway
+      .stop()
+      .then(() => devRedis?.stop())
+      .then(() => process.exit(exitCode));
+  };
   const shutdown = (signal: "SIGTERM" | "SIGINT"): void => {
     const action = stopSignals.receive(signal);
     if (action === "ignore") {
@@ -76,16 +85,17 @@ export async function boot(opts: BootOptions): Promise<void> {
       process.exit(1);
     }
     logger.info({ signal }, "shutting down");
-    void gateway
-      .stop()
-      .then(() => devRedis?.stop())
-      .then(() => process.exit(0));
+    drain(0);
   };
-  // A rejection nobody awaited (ioredis flushing a closed connection's commands while roles stop) must
-  // not turn a clean drain into an exit 1: log it, keep draining.
-  process.on("unhandledRejection", (err) =>
-    logger.error({ err: err instanceof Error ? err.message : String(err) }, "unhandled rejection"),
-  );
+  // A promise nobody awaited failed: a bug whose effects are unknown. While running, the process drains
+  // (in-flight attempts finish or are handed back) and exits 1, so the platform restarts a clean one;
+  // all state is in Redis. During a drain it is logged and the drain goes on, its exit code unchanged.
+  process.on("unhandledRejection", (err) => {
+    const e = err instanceof Error ? err : new Error(String(err));
+    const draining = exitCode !== undefined;
+    logger.error({ err: e.message, stack: e.stack, draining }, "unhandled rejection");
+    if (!draining) drain(1);
+  });
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
 }

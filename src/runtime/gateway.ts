@@ -24,7 +24,7 @@ import { loadClaimSigner } from "./claim-key.ts";
 import { checkEvictionPolicy } from "./eviction-check.ts";
 import { DEFAULT_DEADLINE_MS, Lifecycle } from "./lifecycle.ts";
 import { startOpsListener } from "./ops-listener.ts";
-import { connectRedis, createCommandRedis } from "./redis.ts";
+import { closeRedis, connectRedis, createCommandRedis } from "./redis.ts";
 import { type ApiRole, startApiRole } from "./roles/api-role.ts";
 import type { Core } from "./roles/core.ts";
 import { startDispatchRole } from "./roles/dispatch-role.ts";
@@ -81,7 +81,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     const redis = createCommandRedis(config.redis);
     redis.on("error", (err: Error) => logger.debug({ err: err.message }, "redis connection error"));
     await connectRedis(redis, config.redis);
-    life.onStop("redis", async () => void (await redis.quit().catch(() => redis.disconnect())));
+    life.onStop("redis", () => closeRedis(redis));
 
     await checkEvictionPolicy(redis, config.redis.require_noeviction, logger);
 

@@ -118,6 +118,24 @@ export function createWorkerRedis(target: RedisTarget, name = "switchyard-worker
   return connect(target, { ...WORKER, connectionName: name }, true);
 }
 
+/**
+ * Close a connection once everything using it has stopped. QUIT lets the commands still in flight get
+ * their replies; a plain disconnect fails them with "Connection is closed." (raised from ioredis's close
+ * handler), rejecting promises whose callers may no longer be there to catch them. A connection that
+ * cannot quit within `waitMs` (Redis away) is dropped.
+ */
+export async function closeRedis(redis: RedisClient, waitMs = 2000): Promise<void> {
+  if (redis.status === "end") return;
+  if (redis.status !== "wait") {
+    const quit = redis.quit().then(
+      () => undefined,
+      () => undefined,
+    );
+    await Promise.race([quit, new Promise((r) => setTimeout(r, waitMs).unref())]);
+  }
+  redis.disconnect();
+}
+
 /** What to call the target in messages (without credentials). */
 export function describeRedis(target: RedisTarget): string {
   const nodes = target.cluster?.nodes;

@@ -1,7 +1,7 @@
 // The `recovery` role: the recovery scheduler (reconcile and trim) and the replay runner.
 import { RecoveryRunner, type RecoveryRunnerOptions } from "../../recovery/recovery-runner.ts";
 import { ReplayRunner } from "../../recovery/replay-runner.ts";
-import { createWorkerRedis } from "../redis.ts";
+import { closeRedis, createWorkerRedis } from "../redis.ts";
 import type { Core } from "./core.ts";
 
 export async function startRecoveryRole(
@@ -14,7 +14,7 @@ export async function startRecoveryRole(
   connection.on("error", (err: Error) =>
     logger.debug({ err: err.message }, "redis recovery connection error"),
   );
-  life.onStop("recovery redis", async () => connection.disconnect());
+  life.onStop("recovery redis", () => closeRedis(connection));
 
   const recovery = new RecoveryRunner({ ...core, connection }, opts.recovery);
   await recovery.start();
@@ -24,7 +24,7 @@ export async function startRecoveryRole(
   replayConnection.on("error", (err: Error) =>
     logger.debug({ err: err.message }, "redis replay connection error"),
   );
-  life.onStop("replay redis", async () => replayConnection.disconnect());
+  life.onStop("replay redis", () => closeRedis(replayConnection));
   const replayRunner = new ReplayRunner({ ...core, connection: replayConnection });
   replayRunner.start();
   life.onStop("replay runner", () => replayRunner.close(opts.graceMs));
