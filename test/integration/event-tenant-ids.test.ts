@@ -10,6 +10,7 @@ import {
   receiver,
   useOutboundTeardown,
 } from "../support/outbound.ts";
+import { eventually } from "../support/test-gateway.ts";
 
 useOutboundTeardown();
 
@@ -33,7 +34,8 @@ it("tenant B may publish an event id tenant A already used (no 409 across tenant
   );
   const rx = await receiver();
   const a = await createEndpoint(gw, { url: rx.url, event_types: ["order.*"], tenant: "acme" });
-  const b = await createEndpoint(gw, { url: rx.url, event_types: ["order.*"], tenant: "globex" });
+  const refusing = await receiver({ fallback: 400 });
+  const b = await createEndpoint(gw, { url: refusing.url, event_types: ["order.*"], tenant: "globex" });
 
   const first = await admin(gw, "POST", "/v1/events", {
     body: { id: "order-1", type: "order.paid", payload: { who: "acme" } },
@@ -69,4 +71,12 @@ it("tenant B may publish an event id tenant A already used (no 409 across tenant
   const byAdmin = await admin(gw, "GET", "/v1/events/order-1?tenant=globex");
   expect(byAdmin.json).toMatchObject({ tenant: "globex", type: "order.refunded" });
   expect((await admin(gw, "GET", "/v1/events/order-1")).status).toBe(404); // no tenantless order-1
+
+  // A dead row of a tenant's event names the event by the id its tenant gave.
+  const dead = await eventually(
+    async () => (await admin(gw, "GET", "/v1/dlq", { token: GLOBEX })).json.data[0],
+    10_000,
+    "globex's row to die (its endpoint answers 400)",
+  );
+  expect(dead).toMatchObject({ event_id: "order-1", endpoint: b.id, tenant: "globex" });
 });
