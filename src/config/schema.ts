@@ -28,6 +28,16 @@ const adminToken = z.union([
   }),
 ]);
 
+// An exact origin as a browser sends it in `Origin`: scheme, host and port only, no wildcard.
+const allowedOrigin = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.origin === value;
+  } catch {
+    return false;
+  }
+}, "must be an origin as browsers send it, like https://ops.example.com (scheme, host and optional port; no path, no trailing slash, no wildcard)");
+
 /** pino's levels; `silent` turns the log off. */
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -79,7 +89,16 @@ export const configSchema = z
         stale_after_ms: positiveInt.default(60_000),
       })
       .prefault({}),
-    admin: z.object({ tokens: z.array(adminToken).default([]) }).prefault({}),
+    admin: z
+      .object({
+        tokens: z.array(adminToken).default([]),
+        /**
+         * Web pages of other origins that may send state-changing admin requests (and get CORS on /v1).
+         * Empty: only the gateway's own pages and non-browser clients.
+         */
+        allowed_origins: z.array(allowedOrigin).default([]),
+      })
+      .prefault({}),
     dispatch: z
       .object({
         concurrency: positiveInt.max(10_000).default(64),

@@ -53,6 +53,27 @@ sources: { s: { verify: { type: none }, sinks: [out] } }
     ).toThrow(/http\.headers_timeout_ms/);
   });
 
+  it("grants no other origin by default, and takes admin.allowed_origins only as exact origins", () => {
+    expect(parseConfig(valid, "x.yaml", {}).admin.allowed_origins).toEqual([]);
+    const ok = `${valid}admin: { allowed_origins: ["https://ops.example.com", "http://127.0.0.1:8080"] }\n`;
+    expect(parseConfig(ok, "x.yaml", {}).admin.allowed_origins).toEqual([
+      "https://ops.example.com",
+      "http://127.0.0.1:8080",
+    ]);
+    for (const bad of [
+      "*",
+      "https://ops.example.com/",
+      "https://ops.example.com/console",
+      "ops.example.com",
+      "ftp://x.example",
+    ]) {
+      expect(
+        () => parseConfig(`${valid}admin: { allowed_origins: ["${bad}"] }\n`, "x.yaml", {}),
+        bad,
+      ).toThrow(/admin\.allowed_origins\.\[0\]: must be an origin as browsers send it/);
+    }
+  });
+
   it("names the key path of an invalid value", () => {
     const bad = valid.replace("http://localhost:9000/in", "ftp://nope");
     try {
