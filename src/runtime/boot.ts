@@ -4,6 +4,7 @@
 import { ConfigError, EX_CONFIG, loadConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
 import { createLogger } from "../observability/logger.ts";
+import { LayoutError } from "../store/layout/layouts.ts";
 import { type DevRedis, reachable, redisServerOnPath, startPrivateRedis } from "./dev-redis.ts";
 import { startGateway } from "./gateway.ts";
 import { describeRedis, safeRedisUrl } from "./redis.ts";
@@ -56,6 +57,12 @@ export async function boot(opts: BootOptions): Promise<void> {
   }
 
   const gateway = await startGateway(config, { roles, logger }).catch(async (err: Error) => {
+    if (err instanceof LayoutError) {
+      // Nothing was written: say why in one line and exit as for a bad config.
+      process.stderr.write(`switchyard: ${err.message}\n`);
+      await devRedis?.stop();
+      process.exit(err.exitCode);
+    }
     logger.fatal({ err: err.message }, "could not start");
     await devRedis?.stop();
     process.exit(1);

@@ -19,6 +19,7 @@ import { EndpointStore } from "../store/endpoint-store.ts";
 import { EventStore } from "../store/event-store.ts";
 import { HookStore } from "../store/hook-store.ts";
 import { Keys } from "../store/keys.ts";
+import { ensureLayout } from "../store/layout/ensure-layout.ts";
 import { ReplayStore } from "../store/replay-store.ts";
 import { loadClaimSigner } from "./claim-key.ts";
 import { checkEvictionPolicy } from "./eviction-check.ts";
@@ -84,6 +85,8 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     life.onStop("redis", async () => void (await redis.quit().catch(() => redis.disconnect())));
 
     await checkEvictionPolicy(redis, config.redis.require_noeviction, logger);
+    // Before anything below writes: a layout this release cannot use stops the boot here (LayoutError).
+    await ensureLayout(redis, keys, logger);
 
     const queues = new DeliveryQueues(redis, keys, sinkPartitionsOf(config.sinks));
     life.onStop("queues", () => queues.close());

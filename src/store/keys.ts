@@ -156,6 +156,23 @@ export class Keys {
     return `{${this.prefix}:sample}:${name}:turn`;
   }
 
+  // --- Data layout ---
+
+  /** String: the data layout version this prefix holds (src/store/layout/); checked at every boot. */
+  get layoutVersion(): string {
+    return `{${this.prefix}:layout}:version`;
+  }
+
+  /** String: the lock of the one process migrating the layout (it lapses unless its holder renews it). */
+  get layoutLock(): string {
+    return `{${this.prefix}:layout}:migrate-lock`;
+  }
+
+  /** Hash: the steps of migration `from`→`to` already done (step → when), so a rerun resumes. */
+  layoutSteps(from: number, to: number): string {
+    return `{${this.prefix}:layout}:steps:${from}-${to}`;
+  }
+
   // --- Claim URLs ---
 
   /** String: the deployment's generated claim-URL signing key (when `http.claim_signing_key` is unset). */
