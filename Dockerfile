@@ -21,9 +21,10 @@ WORKDIR /app
 COPY --from=build /pkg/switchyard.tgz /tmp/switchyard.tgz
 COPY --from=build /src/package-lock.json ./
 # The package's own files at /app (so dist/workers/*.js and dist/config/ are where the Procfile and
-# docker-compose.yml name them), its dependencies as the lockfile pins them, production ones only.
+# docker-compose.yml name them), its dependencies as the lockfile pins them, production ones only;
+# --omit=optional too: TypeScript is an optional peer of Bull Board's valibot, which the runtime never loads.
 RUN tar -xzf /tmp/switchyard.tgz --strip-components=1 -C /app && rm /tmp/switchyard.tgz \
-  && npm ci --omit=dev --no-audit --no-fund && npm cache clean --force \
+  && npm ci --omit=dev --omit=optional --no-audit --no-fund && npm cache clean --force \
   && chmod +x bin/switchyard.mjs && ln -s /app/bin/switchyard.mjs /usr/local/bin/switchyard
 USER node
 EXPOSE 3000

@@ -14,7 +14,7 @@ import { EXIT, UsageError } from "../options.ts";
 /** The process a config is checked for when neither --roles nor SWITCHYARD_ROLES says: the Procfile's worker. */
 const WORKER_ROLES: readonly Role[] = ["dispatch", "recovery"];
 
-export function load(
+function load(
   file: string | undefined,
   io: CliIo,
 ): { path: string; config: ReturnType<typeof loadConfig> } | number {

@@ -3,6 +3,7 @@
 // reads; without, it does it, so an operator can migrate before rolling out the new release.
 import type { Command } from "commander";
 import { pino } from "pino";
+import { ConfigError, loadConfig, resolveConfigPath } from "../../config/load.ts";
 import { connectRedis, createCommandRedis } from "../../runtime/redis.ts";
 import { Keys } from "../../store/keys.ts";
 import { ensureLayout } from "../../store/layout/ensure-layout.ts";
@@ -11,7 +12,6 @@ import { planLayout } from "../../store/layout/plan-layout.ts";
 import type { CommandContext } from "../context.ts";
 import { type CliIo, println } from "../io.ts";
 import { EXIT } from "../options.ts";
-import { load } from "./config.ts";
 
 export interface MigrateOptions {
   readonly config?: string;
@@ -31,9 +31,14 @@ function progressLogger(io: CliIo): pino.Logger {
 }
 
 export async function migrate(file: string | undefined, opts: MigrateOptions, io: CliIo): Promise<number> {
-  const loaded = load(opts.config ?? file, io);
-  if (typeof loaded === "number") return loaded;
-  const { config } = loaded;
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(opts.config ?? file ?? resolveConfigPath(io.env), io.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    println(io.stderr, `switchyard: ${err.message}`);
+    return EXIT.config;
+  }
   const keys = new Keys(config.redis.prefix);
   const redis = createCommandRedis(config.redis, "switchyard-migrate");
   redis.on("error", () => undefined);
