@@ -2,6 +2,8 @@
 // refused (exit 78, nothing written) when it is newer than the process knows or is pre-ledger data this
 // release cannot migrate, migrated by one process at a time under a renewed lock, resumed after a
 // crash halfway; `switchyard migrate --dry-run` says what boot would do.
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/observability/logger.ts";
 import { ensureLayout } from "../../src/store/layout/ensure-layout.ts";
@@ -153,6 +155,20 @@ describe("switchyard migrate", () => {
     expect(dry.code).toBe(78);
     expect(dry.stdout).toContain("would refuse to start:");
     expect(dry.stdout).toContain("holds data layout 7, newer than this release knows (up to 1)");
+  });
+
+  it("migrate_hung_on_unreachable_redis: exits 69 at once instead of reconnecting forever", async () => {
+    const s = scratch();
+    const unreachable = join(dirname(s.configFile), "unreachable.yaml");
+    writeFileSync(
+      unreachable,
+      readFileSync(s.configFile, "utf8").replace(/url: "[^"]+"/, 'url: "redis://127.0.0.1:1"'),
+    );
+    const t0 = Date.now();
+    const run = await runSwitchyard("", ["migrate", "--dry-run", "--config", unreachable], {}, 15_000);
+    expect(run.code, run.stderr).toBe(69);
+    expect(run.stderr).toContain("cannot reach Redis at redis://127.0.0.1:1");
+    expect(Date.now() - t0).toBeLessThan(12_000);
   });
 
   it("lists each pending migration with its plan", async () => {

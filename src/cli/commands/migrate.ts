@@ -45,6 +45,8 @@ export async function migrate(file: string | undefined, opts: MigrateOptions, io
   try {
     await connectRedis(redis, config.redis);
   } catch (err) {
+    // It would go on reconnecting, keeping the process alive.
+    redis.disconnect();
     println(io.stderr, `switchyard: ${(err as Error).message}`);
     return EXIT.unavailable;
   }
