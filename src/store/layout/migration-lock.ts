@@ -11,7 +11,7 @@ const releaseLock = new LuaScript("release-lock-1.lua", 1);
 export class MigrationLock {
   readonly token = randomUUID();
   private timer: NodeJS.Timeout | undefined;
-  private lostAt: string | undefined;
+  private lostBecause: string | undefined;
 
   private constructor(
     private readonly redis: RedisClient,
@@ -29,8 +29,8 @@ export class MigrationLock {
 
   /** Throws when a renewal found the lock gone or taken: the migration must stop writing. */
   assertHeld(): void {
-    if (this.lostAt !== undefined)
-      throw new Error(`the migration lock ${this.key} was lost (${this.lostAt})`);
+    if (this.lostBecause !== undefined)
+      throw new Error(`the migration lock ${this.key} was lost (${this.lostBecause})`);
   }
 
   async release(): Promise<void> {
@@ -42,7 +42,7 @@ export class MigrationLock {
     try {
       const renewed = await renewLock.run(this.redis, [this.key], [this.token, this.ttlMs]);
       if (renewed !== 1) {
-        this.lostAt = "it expired or another process took it";
+        this.lostBecause = "it expired or another process took it";
         clearInterval(this.timer);
       }
     } catch {
