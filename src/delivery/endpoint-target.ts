@@ -48,6 +48,8 @@ export interface EndpointTargetDeps {
   readonly dispatcher: Dispatcher;
   readonly inFlight?: InFlightAttempts;
   readonly onDisabled?: (endpoint: Endpoint, reason: string) => void;
+  /** The detail of an SSRF refusal (what the host resolved to), for the log: the row keeps the public reason. */
+  readonly onRefused?: (endpoint: Endpoint, detail: string) => void;
 }
 
 interface EndpointAttempt extends PreparedAttempt {
@@ -223,7 +225,10 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
       return await resultOfAnswer(response);
     } catch (err) {
       const blocked = ssrfBlockOf(err);
-      if (blocked) return permanent(`refused by the SSRF guard: ${blocked.message}`, { config: true });
+      if (blocked) {
+        deps.onRefused?.(p.endpoint, blocked.message);
+        return permanent(`refused by the SSRF guard: ${blocked.publicMessage}`, { config: true });
+      }
       if (signal.aborted) return transient("attempt aborted");
       return classifyError(err);
     }

@@ -55,6 +55,13 @@ export interface StoredHook {
   readonly deliveries: Readonly<Record<string, DeliveryRow | undefined>>;
 }
 
+/** A record's small fields: what a tenant check or a replay's expansion needs, without headers or body. */
+export interface HookSummary {
+  readonly source: string;
+  readonly tenant: string | undefined;
+  readonly sinks: readonly string[];
+}
+
 /** The fields of a record a delivery attempt reads, in the order `toHookRecord` takes them. */
 export const HOOK_ATTEMPT_FIELDS = ["meta", "hdr", "body"] as const;
 
@@ -198,6 +205,17 @@ export class HookStore {
     }
     const reply = (await persistHooks.run(this.redis, keys, args)) as (number | string)[];
     return reply.map((r) => (r === 1 ? { kind: "new" } : { kind: "duplicate", firstId: r as HookId }));
+  }
+
+  /**
+   * The record's small fields alone (one short read): callers check a tenant with this before loading a
+   * body, so another tenant's record costs what a missing one does.
+   */
+  async summary(id: HookId): Promise<HookSummary | undefined> {
+    const raw = await this.redis.hget(this.keys.hook(id), "meta");
+    if (raw === null) return undefined;
+    const meta = JSON.parse(raw) as StoredMeta;
+    return { source: meta.source, tenant: meta.tenant, sinks: meta.sinks };
   }
 
   /** The record alone (metadata, headers, body). */

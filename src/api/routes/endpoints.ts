@@ -5,6 +5,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { type Endpoint, secretProblem } from "../../domain/endpoint.ts";
 import { isId } from "../../domain/ids.ts";
 import { type Resolver, SsrfBlockedError, checkDestination } from "../../fanout/ssrf-guard.ts";
+import type { Logger } from "../../observability/logger.ts";
 import type { EndpointStore } from "../../store/endpoint-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
@@ -25,6 +26,8 @@ export interface EndpointRouteDeps {
   readonly allowPrivate: boolean;
   /** Resolves endpoint host names for the registration check (default: the system resolver). */
   readonly resolve?: Resolver;
+  /** Where a refused URL's detail goes (what its host resolved to): never into the answer. */
+  readonly logger?: Logger;
 }
 
 const invalid = (message: string): ApiError => new ApiError(400, "invalid_request", message);
@@ -73,7 +76,10 @@ function checkSecret(secret: string): void {
 export function endpointRoutes(deps: EndpointRouteDeps): Hono {
   const app = new Hono<AdminEnv>();
 
-  /** Normalize the URL and refuse internal destinations; answers 400 with the guard's reason. */
+  /**
+   * Normalize the URL and refuse internal destinations; answers 400 with the guard's public reason (what
+   * a name resolved to is logged, not answered: it would map the gateway's network for a tenant).
+   */
   async function vetUrl(url: string): Promise<string> {
     try {
       await checkDestination(url, {
@@ -81,7 +87,13 @@ export function endpointRoutes(deps: EndpointRouteDeps): Hono {
         ...(deps.resolve ? { resolve: deps.resolve } : {}),
       });
     } catch (err) {
-      if (err instanceof SsrfBlockedError) throw invalid(`url: refused: ${err.message}`);
+      if (err instanceof SsrfBlockedError) {
+        deps.logger?.info(
+          { reason: err.reason, detail: err.message },
+          "endpoint URL refused by the SSRF guard",
+        );
+        throw invalid(`url: refused: ${err.publicMessage}`);
+      }
       throw err;
     }
     return new URL(url).href;

@@ -99,6 +99,7 @@ export async function startApiRole(
         endpoints: core.endpoints,
         auth,
         allowPrivate: config.outbound.allow_private,
+        logger,
         ...(opts.resolve ? { resolve: opts.resolve } : {}),
       }),
       eventRoutes({
