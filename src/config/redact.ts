@@ -5,8 +5,11 @@
 
 /** Keys whose string values are credentials, wherever they appear. */
 const SECRET_KEY = /secret|token|passw|api[-_]?key|signing[-_]?key|credential|authorization|cookie/i;
-/** Keys whose every value is masked: HTTP headers can carry a credential under any name. */
-const ALL_VALUES_KEY = /^headers$/i;
+/**
+ * Keys whose every value is masked, names kept: HTTP headers can carry a credential under any name, and
+ * `secrets_by_tenant` maps tenant names (fine to show) to secrets.
+ */
+const ALL_VALUES_KEY = /^(headers|secrets_by_tenant)$/i;
 export const MASK = "[redacted]";
 
 /**
@@ -40,13 +43,15 @@ function maskValue(value: unknown): unknown {
 
 /** A deep copy of `value` with credentials masked. */
 export function redact(value: unknown, key?: string): unknown {
+  if (key !== undefined && ALL_VALUES_KEY.test(key) && value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? v.map(() => MASK) : MASK]),
+    );
+  }
   if (key !== undefined && SECRET_KEY.test(key)) return maskValue(value);
   if (typeof value === "string") return redactAddress(value);
   if (Array.isArray(value)) return value.map((v) => redact(v));
   if (value !== null && typeof value === "object") {
-    if (key !== undefined && ALL_VALUES_KEY.test(key)) {
-      return Object.fromEntries(Object.keys(value).map((k) => [k, MASK]));
-    }
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, k)]));
   }
   return value;

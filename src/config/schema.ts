@@ -2,10 +2,12 @@
 // Config type and never re-checks a value. Sinks and sources have their own modules; the cross-field
 // refusals (retention against retries and dedup, unknown sinks) are here, warnings in warnings.ts.
 import { z } from "zod";
+import { dedupAgreement } from "./dedup-agreement.ts";
 import { breaker, name, positiveInt, retry } from "./fields.ts";
 import { durabilitySchema, redisSchema } from "./redis-schema.ts";
 import { sinkSchema } from "./sink-schema.ts";
 import { source } from "./source-schema.ts";
+import { tenantSecretsIssues } from "./tenant-secrets.ts";
 
 export { NAME } from "./fields.ts";
 export type { BreakerConfig, RetryConfig } from "./fields.ts";
@@ -160,6 +162,16 @@ export const configSchema = z
       }
     }
     for (const [sourceName, src] of Object.entries(cfg.sources)) {
+      // A hook is deduplicated on what its signature covers, and a per-tenant secret binds its tenant.
+      const agreement = dedupAgreement(src.verify, src.dedup);
+      if (agreement.kind === "refused")
+        ctx.addIssue({ code: "custom", path: ["sources", sourceName, "dedup"], message: agreement.message });
+      for (const issue of tenantSecretsIssues(src))
+        ctx.addIssue({
+          code: "custom",
+          path: ["sources", sourceName, ...issue.path],
+          message: issue.message,
+        });
       src.tenants?.forEach((tenant, i) => {
         if (src.tenants?.indexOf(tenant) !== i) {
           ctx.addIssue({

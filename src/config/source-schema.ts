@@ -2,19 +2,26 @@
 import { z } from "zod";
 import { name, positiveInt, retry } from "./fields.ts";
 
-const secrets = z.array(z.string().min(1)).min(1).max(8);
+const secretList = z.array(z.string().min(1)).min(1).max(8);
 const tolerance_s = positiveInt.default(300);
+// A scheme's secrets: one list every tenant of the source shares, or a list per tenant (then a request
+// verifies only under its path tenant's secrets, which binds that tenant to what was signed). Exactly
+// one of the two; source-tenants.ts checks them against the source's tenants.
+const secrets = {
+  secrets: secretList.optional(),
+  secrets_by_tenant: z.record(name, secretList).optional(),
+};
 
 const verify = z.discriminatedUnion("type", [
   z.object({ type: z.literal("none") }),
-  z.object({ type: z.literal("stripe"), secrets, tolerance_s }),
-  z.object({ type: z.literal("github"), secrets }),
-  z.object({ type: z.literal("shopify"), secrets }),
-  z.object({ type: z.literal("slack"), secrets, tolerance_s }),
-  z.object({ type: z.literal("standard_webhooks"), secrets, tolerance_s }),
+  z.object({ type: z.literal("stripe"), ...secrets, tolerance_s }),
+  z.object({ type: z.literal("github"), ...secrets }),
+  z.object({ type: z.literal("shopify"), ...secrets }),
+  z.object({ type: z.literal("slack"), ...secrets, tolerance_s }),
+  z.object({ type: z.literal("standard_webhooks"), ...secrets, tolerance_s }),
   z.object({
     type: z.literal("hmac"),
-    secrets,
+    ...secrets,
     header: z.string().min(1).toLowerCase(),
     /** What is signed: `{body}`, optionally with `{timestamp}` from `timestamp_header`. */
     template: z.string().default("{body}"),

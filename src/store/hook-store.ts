@@ -128,11 +128,13 @@ export class HookStore {
   /**
    * Write `hook` and a pending row per sink unless its dedup key is live, atomically; the round trip is
    * shared with the other hooks persisted in this tick.
-   * `staleAfterMs`: when recovery should first look at a row nobody has picked up.
+   * `staleAfterMs`: when recovery should first look at a row nobody has picked up. `dedupIdentity`: the
+   * identity a second copy is refused under (default: the hook's idempotency key); the hook's id must
+   * carry its bucket, so the record and its dedup key share a slot.
    */
   async persist(
     hook: HookRecord,
-    opts: { dedupTtlS: number; staleAfterMs: number },
+    opts: { dedupTtlS: number; staleAfterMs: number; dedupIdentity?: string },
     onSent?: () => void,
   ): Promise<PersistOutcome> {
     const meta: StoredMeta = {
@@ -146,7 +148,7 @@ export class HookStore {
       tp: hook.traceparent,
     };
     const keys = [
-      this.keys.dedup(hook.idempotencyKey),
+      this.keys.dedup(opts.dedupIdentity ?? hook.idempotencyKey),
       this.keys.hook(hook.id),
       this.keys.watch(bucketOf(hook.id)),
     ];

@@ -52,6 +52,10 @@ sources:
   custom:
     verify: { type: hmac, header: x-sig, secrets: ["${m()}"] }
     sinks: [forward]
+  per_tenant:
+    tenants: [north, south]
+    verify: { type: github, secrets_by_tenant: { north: ["${m()}"], south: ["${m()}", "${m()}"] } }
+    sinks: [forward]
 `;
 }
 
@@ -91,6 +95,8 @@ describe("print_config_leaks_secrets", () => {
         "PRIVATE-TOKEN",
         "svc-switchyard",
         "acme",
+        "north",
+        "south",
       ]) {
         expect(out).toContain(visible);
       }

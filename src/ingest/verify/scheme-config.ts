@@ -1,0 +1,36 @@
+// A source's `verify` config names its secrets once for every tenant or once per tenant; a verifier
+// only ever sees the secrets that apply to the request in hand. This module turns the first into the
+// second, once per (config, tenant): the key caches of the verifiers are keyed by config identity.
+import type { VerifyConfig } from "../../config/schema.ts";
+
+/** One scheme's config with the secrets that apply to one request: the shared list or its tenant's. */
+export type SchemeConfig = VerifyConfig extends infer V
+  ? V extends { readonly secrets?: unknown }
+    ? Omit<V, "secrets" | "secrets_by_tenant"> & { readonly secrets: readonly string[] }
+    : V
+  : never;
+
+const resolved = new WeakMap<VerifyConfig, Map<string | undefined, SchemeConfig | undefined>>();
+
+function resolve(cfg: VerifyConfig, tenant: string | undefined): SchemeConfig | undefined {
+  // `none` has no secrets (nor has a hand-built config of an unknown type, which the verifier refuses).
+  if (cfg.type === "none" || !("secrets" in cfg || "secrets_by_tenant" in cfg)) return cfg as SchemeConfig;
+  const { secrets_by_tenant: byTenant, secrets, ...rest } = cfg;
+  // With per-tenant secrets only a tenant's own list counts: a hook without a tenant has none.
+  const list = byTenant === undefined ? secrets : tenant === undefined ? undefined : byTenant[tenant];
+  return list === undefined ? undefined : ({ ...rest, secrets: list } as SchemeConfig);
+}
+
+/**
+ * The scheme config a request to `tenant` is verified under; undefined when the source keeps secrets
+ * per tenant and has none for this one (the request cannot verify). Stable per (cfg, tenant).
+ */
+export function schemeConfigFor(cfg: VerifyConfig, tenant: string | undefined): SchemeConfig | undefined {
+  let perTenant = resolved.get(cfg);
+  if (perTenant === undefined) {
+    perTenant = new Map();
+    resolved.set(cfg, perTenant);
+  }
+  if (!perTenant.has(tenant)) perTenant.set(tenant, resolve(cfg, tenant));
+  return perTenant.get(tenant);
+}
