@@ -4,7 +4,14 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { IngestErrorCode } from "../ingest/ingest-error.ts";
 
 export type ApiErrorCode =
-  IngestErrorCode | "unauthorized" | "not_found" | "invalid_request" | "conflict" | "not_ready" | "internal";
+  | IngestErrorCode
+  | "unauthorized"
+  | "not_found"
+  | "invalid_request"
+  | "conflict"
+  | "too_many_replays"
+  | "not_ready"
+  | "internal";
 
 export class ApiError extends Error {
   constructor(

@@ -40,6 +40,9 @@ export function replayPaths(h: OpenApiHelpers): Record<string, Schema> {
           },
           "400": error("invalid_request."),
           "401": error("No valid admin token."),
+          "429": error(
+            "too_many_replays: the tenant already has replays.max_per_tenant replays running or paused.",
+          ),
         },
       },
       get: {

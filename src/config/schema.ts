@@ -82,6 +82,15 @@ export const configSchema = z
       })
       .prefault({}),
     admin: z.object({ tokens: z.array(adminToken).default([]) }).prefault({}),
+    replays: z
+      .object({
+        /**
+         * Replays one tenant may have running or paused at once (the untenanted admin token counts as
+         * one tenant); another answers 429 too_many_replays. Keeps one tenant from filling the runners.
+         */
+        max_per_tenant: positiveInt.max(10_000).default(10),
+      })
+      .prefault({}),
     dispatch: z
       .object({
         concurrency: positiveInt.max(10_000).default(64),

@@ -14,6 +14,8 @@ import { dlqFilterOf } from "./replay-scan.ts";
 
 export interface CreateReplayDeps {
   readonly replays: ReplayStore;
+  /** Replays one tenant may have running or paused at once (`replays.max_per_tenant`). */
+  readonly maxPerTenant: number;
   readonly replayQueue: Pick<ReplayQueue, "enqueue">;
   readonly dlq: DlqStore;
   readonly hooks: Pick<HookStore, "summary">;
@@ -24,6 +26,19 @@ export interface CreateReplayDeps {
 export class UnknownReplayTarget extends Error {
   constructor(readonly value: string) {
     super(`"${value.slice(0, 80)}" is neither a DLQ entry id nor a hook id`);
+  }
+}
+
+/** The caller's tenant has as many live replays as it may have: it must wait for one to end. */
+export class TooManyReplays extends Error {
+  constructor(
+    readonly tenant: string | undefined,
+    readonly live: number,
+  ) {
+    super(
+      `${tenant === undefined ? "untenanted replays" : `tenant "${tenant}"`} already ${live === 1 ? "has" : "have"} ` +
+        `${live} replays running or paused (replays.max_per_tenant); cancel one or wait for one to finish`,
+    );
   }
 }
 
@@ -76,15 +91,20 @@ export async function createReplay(deps: CreateReplayDeps, req: ReplayRequest): 
   const total = counted
     ? await deps.dlq.countInRange(counted, rangeOf(scope, createdAt))
     : (targets?.length ?? 0);
-  const record = await deps.replays.create({
-    tenant: req.tenant,
-    filter: req.filter,
-    rate_per_s: req.ratePerS,
-    index,
-    targets,
-    total_estimate: total,
-    created_at: createdAt,
-  });
+  const created = await deps.replays.create(
+    {
+      tenant: req.tenant,
+      filter: req.filter,
+      rate_per_s: req.ratePerS,
+      index,
+      targets,
+      total_estimate: total,
+      created_at: createdAt,
+    },
+    deps.maxPerTenant,
+  );
+  if (created.kind === "at_cap") throw new TooManyReplays(req.tenant, created.live);
+  const { record } = created;
   try {
     await deps.replayQueue.enqueue(record.id);
   } catch (err) {

@@ -85,7 +85,15 @@ export async function startApiRole(
       }),
       hookRoutes({ hooks, auth }),
       dlqRoutes({ dlq, ledger, queues, auth }),
-      replayRoutes({ replays, replayQueue, dlq, hooks, ledger, auth }),
+      replayRoutes({
+        replays,
+        replayQueue,
+        dlq,
+        hooks,
+        ledger,
+        auth,
+        maxPerTenant: config.replays.max_per_tenant,
+      }),
       breakerRoutes({
         board: new BreakerBoard(redis, keys),
         sinks: Object.keys(config.sinks),
