@@ -29,7 +29,7 @@ export function tenantSecretsIssues(src: SourceConfig): SecretsIssue[] {
       });
   }
   for (const tenant of accepted) {
-    if (byTenant[tenant] === undefined)
+    if (!Object.hasOwn(byTenant, tenant))
       issues.push({ path: ["verify", "secrets_by_tenant"], message: `no secrets for tenant "${tenant}"` });
   }
   // A secret two tenants share would verify one tenant's messages under the other's path.

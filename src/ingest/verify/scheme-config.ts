@@ -10,27 +10,37 @@ export type SchemeConfig = VerifyConfig extends infer V
     : V
   : never;
 
-const resolved = new WeakMap<VerifyConfig, Map<string | undefined, SchemeConfig | undefined>>();
+const SHARED = Symbol("shared");
+/** Per config: its shared view (key `SHARED`), or one view per tenant that has secrets. */
+const resolved = new WeakMap<VerifyConfig, Map<string | typeof SHARED, SchemeConfig>>();
 
-function resolve(cfg: VerifyConfig, tenant: string | undefined): SchemeConfig | undefined {
+/**
+ * The scheme config a request to `tenant` is verified under; undefined when the source keeps secrets
+ * per tenant and has none for this one (the request cannot verify). Stable per (cfg, tenant), and
+ * only configured tenants are remembered, whatever tenant a caller passes.
+ */
+export function schemeConfigFor(cfg: VerifyConfig, tenant: string | undefined): SchemeConfig | undefined {
   // `none` has no secrets (nor has a hand-built config of an unknown type, which the verifier refuses).
   if (cfg.type === "none" || !("secrets" in cfg || "secrets_by_tenant" in cfg)) return cfg as SchemeConfig;
   const { secrets_by_tenant: byTenant, secrets, ...rest } = cfg;
   // With per-tenant secrets only a tenant's own list counts: a hook without a tenant has none.
-  const list = byTenant === undefined ? secrets : tenant === undefined ? undefined : byTenant[tenant];
-  return list === undefined ? undefined : ({ ...rest, secrets: list } as SchemeConfig);
-}
-
-/**
- * The scheme config a request to `tenant` is verified under; undefined when the source keeps secrets
- * per tenant and has none for this one (the request cannot verify). Stable per (cfg, tenant).
- */
-export function schemeConfigFor(cfg: VerifyConfig, tenant: string | undefined): SchemeConfig | undefined {
-  let perTenant = resolved.get(cfg);
-  if (perTenant === undefined) {
-    perTenant = new Map();
-    resolved.set(cfg, perTenant);
+  const key = byTenant === undefined ? SHARED : tenant;
+  const list =
+    byTenant === undefined
+      ? secrets
+      : tenant !== undefined && Object.hasOwn(byTenant, tenant)
+        ? byTenant[tenant]
+        : undefined;
+  if (key === undefined || list === undefined) return undefined;
+  let views = resolved.get(cfg);
+  if (views === undefined) {
+    views = new Map();
+    resolved.set(cfg, views);
   }
-  if (!perTenant.has(tenant)) perTenant.set(tenant, resolve(cfg, tenant));
-  return perTenant.get(tenant);
+  let view = views.get(key);
+  if (view === undefined) {
+    view = { ...rest, secrets: list } as SchemeConfig;
+    views.set(key, view);
+  }
+  return view;
 }
