@@ -6,7 +6,7 @@ const secretList = z.array(z.string().min(1)).min(1).max(8);
 const tolerance_s = positiveInt.default(300);
 // A scheme's secrets: one list every tenant of the source shares, or a list per tenant (then a request
 // verifies only under its path tenant's secrets, which binds that tenant to what was signed). Exactly
-// one of the two; source-tenants.ts checks them against the source's tenants.
+// one of the two; tenant-secrets.ts checks them against the source's tenants.
 const secrets = {
   secrets: secretList.optional(),
   secrets_by_tenant: z.record(name, secretList).optional(),
