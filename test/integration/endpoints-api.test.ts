@@ -105,6 +105,11 @@ describe("POST /v1/endpoints", () => {
     [{ ...valid, event_types: [] }, /^event_types: must list at least one/],
     [{ ...valid, event_types: ["order.*.x"] }, /^event_types\.0: must be an event type/],
     [{ ...valid, event_types: Array.from({ length: 101 }, (_, i) => `t${i}`) }, /at most 100 patterns/],
+    // duplicate_list_entries: a pattern listed twice is a mistake.
+    [
+      { ...valid, event_types: ["order.*", "a.b", "order.*"] },
+      /^event_types\.2: "order\.\*" is listed twice/,
+    ],
     [{ ...valid, headers: { Host: "x" } }, /^headers\.Host: is set by Switchyard/],
     [{ ...valid, headers: { "content-type": "x" } }, /^headers\.content-type:/],
     [{ ...valid, headers: { Connection: "close" } }, /^headers\.Connection: .*hop-by-hop/],
