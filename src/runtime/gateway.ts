@@ -5,6 +5,7 @@ import type { Hono } from "hono";
 import type { Config } from "../config/schema.ts";
 import { configWarnings } from "../config/warnings.ts";
 import { type Logger, createLogger } from "../observability/logger.ts";
+import { declaredTenants } from "../config/declared-tenants.ts";
 import { Metrics } from "../observability/metrics.ts";
 import type { OtelEnv } from "../observability/otel-env.ts";
 import { startTracing } from "../observability/start-tracing.ts";
@@ -66,6 +67,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   const roles = new Set(opts.roles ?? ALL_ROLES);
   const logger = opts.logger ?? createLogger({ level: config.log_level });
   const metrics = opts.metrics ?? new Metrics({ defaultMetrics: true });
+  metrics.declareTenants(declaredTenants(config));
   const graceMs = opts.graceMs ?? DEFAULT_DEADLINE_MS;
   const life = new Lifecycle(logger, { deadlineMs: graceMs });
   const keys = new Keys(config.redis.prefix);
