@@ -75,3 +75,19 @@ export function keptRawHeaders(raw: readonly string[]): Record<string, string> {
   }
   return out;
 }
+
+/**
+ * The credentials a provider used to reach the gateway (Proxy-Authorization is hop-by-hop, never kept):
+ * they are not the hook's, and go on to sinks only from a source with `forward_credentials: true`.
+ */
+const CREDENTIALS = ["authorization", "cookie"] as const;
+
+/** `headers` without the inbound credentials (the same object when it has none). */
+export function withoutCredentials(
+  headers: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
+  if (!CREDENTIALS.some((name) => Object.hasOwn(headers, name))) return headers;
+  const kept = { ...headers };
+  for (const name of CREDENTIALS) delete kept[name];
+  return kept;
+}
