@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { NAME } from "../config/schema.ts";
 import { isEventTypePattern } from "../domain/event.ts";
+import { hasMaskedPassword } from "../domain/masked-url.ts";
 import { ApiError } from "./api-error.ts";
 
 export const MAX_EVENT_TYPES = 100;
@@ -62,7 +63,8 @@ const url = z
     } catch {
       return false;
     }
-  }, "must be an absolute http or https URL");
+  }, "must be an absolute http or https URL")
+  .refine((value) => !hasMaskedPassword(value), "send the real password, not ***");
 
 const eventTypes = z
   .array(
