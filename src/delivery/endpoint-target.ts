@@ -230,7 +230,7 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
   }
 }
 
-/** Outbound attempts count in their own series, labelled by tenant (bounded: tenantLabel), never by endpoint id. */
+/** Outbound attempts count in their own series, labelled by tenant (tenantLabel: bounded), not endpoint. */
 export function endpointMetrics(metrics: Metrics): AttemptMetrics {
   const tenantOf = (p: PreparedAttempt | undefined): string => metrics.tenantLabel(p?.tenant);
   return {

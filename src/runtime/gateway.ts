@@ -2,10 +2,10 @@
 // then each role. On stop the roles stop in parallel under one deadline, then the core closes.
 import type { Resolver } from "../fanout/ssrf-guard.ts";
 import type { Hono } from "hono";
+import { declaredTenants } from "../config/declared-tenants.ts";
 import type { Config } from "../config/schema.ts";
 import { configWarnings } from "../config/warnings.ts";
 import { type Logger, createLogger } from "../observability/logger.ts";
-import { declaredTenants } from "../config/declared-tenants.ts";
 import { Metrics } from "../observability/metrics.ts";
 import type { OtelEnv } from "../observability/otel-env.ts";
 import { startTracing } from "../observability/start-tracing.ts";
