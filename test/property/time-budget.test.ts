@@ -117,16 +117,22 @@ const headerNames = fc.constantFrom(
   "x-other",
 );
 
-/** Up to 6 headers sharing HEADER_BYTES (often one, which may take all of it). */
+/**
+ * Headers sharing HEADER_BYTES: often one, which may take all of it; up to 6; or one name repeated up
+ * to 400 times (repeats are joined into one value).
+ */
 const headers = fc
   .oneof(
     fc.tuple(headerNames, run(HEADER_BYTES)).map((pair) => [pair]),
     fc.array(fc.tuple(headerNames, run(HEADER_BYTES)), { maxLength: 6 }),
+    fc
+      .tuple(headerNames, run(8), fc.integer({ min: 50, max: 400 }))
+      .map(([name, r, count]) => Array.from({ length: count }, () => [name, r] as const)),
   )
   .map((pairs) =>
     pairs.map(([name, r]): [string, string] => [
       name,
-      text(r, Math.floor(HEADER_BYTES / pairs.length) - name.length - 4),
+      text(r, Math.max(0, Math.floor(HEADER_BYTES / pairs.length) - name.length - 4)),
     ]),
   );
 
