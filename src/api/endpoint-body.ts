@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { NAME } from "../config/schema.ts";
 import { isEventTypePattern } from "../domain/event.ts";
+import { hasMaskedPassword } from "../domain/masked-url.ts";
 import { ApiError } from "./api-error.ts";
 
 export const MAX_EVENT_TYPES = 100;
@@ -62,7 +63,8 @@ const url = z
     } catch {
       return false;
     }
-  }, "must be an absolute http or https URL");
+  }, "must be an absolute http or https URL")
+  .refine((value) => !hasMaskedPassword(value), "send the real password, not ***");
 
 const eventTypes = z
   .array(
@@ -71,7 +73,16 @@ const eventTypes = z
       .refine(isEventTypePattern, "must be an event type (order.paid), a prefix wildcard (order.*) or *"),
   )
   .min(1, "must list at least one event type pattern")
-  .max(MAX_EVENT_TYPES, `at most ${MAX_EVENT_TYPES} patterns`);
+  .max(MAX_EVENT_TYPES, `at most ${MAX_EVENT_TYPES} patterns`)
+  .superRefine((patterns, ctx) => {
+    // A set: a pattern listed twice is a mistake, refused rather than silently kept twice.
+    const seen = new Set<string>();
+    patterns.forEach((pattern, i) => {
+      if (seen.has(pattern))
+        ctx.addIssue({ code: "custom", path: [i], message: `"${pattern}" is listed twice` });
+      seen.add(pattern);
+    });
+  });
 
 const headers = z.record(z.string(), z.string()).superRefine((record, ctx) => {
   const names = Object.keys(record);

@@ -2,10 +2,9 @@
 // operator can fix the file without reading our source; callers exit 78 (EX_CONFIG) on ConfigError.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parseDocument } from "yaml";
 import type { z } from "zod";
 import { type EnvDefault, applyEnvDefaults, envSourceOf } from "./env-defaults.ts";
-import { InterpolationError, interpolate } from "./interpolate.ts";
+import { InterpolationError, parseInterpolated } from "./interpolate.ts";
 import { type Config, configSchema } from "./schema.ts";
 
 export const EX_CONFIG = 78;
@@ -51,14 +50,13 @@ export function parseConfig(
   file: string,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Config {
-  let expanded: string;
+  let doc: ReturnType<typeof parseInterpolated>;
   try {
-    expanded = interpolate(text, env);
+    doc = parseInterpolated(text, env);
   } catch (err) {
     if (err instanceof InterpolationError) throw new ConfigError(`${file}: ${err.message}`, file);
     throw err;
   }
-  const doc = parseDocument(expanded);
   if (doc.errors.length > 0) {
     throw new ConfigError(
       `${file}: not valid YAML`,

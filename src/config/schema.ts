@@ -6,6 +6,7 @@ import { breaker, name, positiveInt, retry } from "./fields.ts";
 import { durabilitySchema, redisSchema } from "./redis-schema.ts";
 import { sinkSchema } from "./sink-schema.ts";
 import { source } from "./source-schema.ts";
+import { refuseDuplicateEntries } from "./unique-lists.ts";
 
 export { NAME } from "./fields.ts";
 export type { BreakerConfig, RetryConfig } from "./fields.ts";
@@ -143,6 +144,7 @@ export const configSchema = z
     sources: z.record(name, source),
   })
   .superRefine((cfg, ctx) => {
+    refuseDuplicateEntries(cfg, ctx);
     // A delivery may retry for max_elapsed_ms and a duplicate is recognised for dedup_ttl_s: a record
     // kept for less than either would vanish under a live delivery or let a duplicate through.
     const retentionMs = cfg.retention_s * 1000;

@@ -48,5 +48,7 @@ export const source = z.object({
   /** Waiting jobs in any of this source's sink queues above which ingest answers 429. */
   max_queue_depth: positiveInt.default(1_000_000),
   allow_non_durable: z.boolean().default(false),
+  /** Keep the inbound Authorization and Cookie with the hook, so sinks receive them (off: dropped). */
+  forward_credentials: z.boolean().default(false),
 });
 export type SourceConfig = z.infer<typeof source>;

@@ -230,9 +230,9 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
   }
 }
 
-/** Outbound attempts count in their own series, labelled by tenant (bounded), never by endpoint id. */
+/** Outbound attempts count in their own series, labelled by tenant (tenantLabel: bounded), not endpoint. */
 export function endpointMetrics(metrics: Metrics): AttemptMetrics {
-  const tenantOf = (p: PreparedAttempt | undefined): string => p?.tenant ?? "-";
+  const tenantOf = (p: PreparedAttempt | undefined): string => metrics.tenantLabel(p?.tenant);
   return {
     attempt: (p, result) => metrics.outboundAttempts.inc({ tenant: tenantOf(p), result }),
     delivered: (p, latencyS) => metrics.outboundLatency.observe({ tenant: tenantOf(p) }, latencyS),

@@ -81,7 +81,7 @@ export class OutboundDispatcher {
       dispatcher: this.agent,
       inFlight: this.inFlight,
       onDisabled: (endpoint, reason) => {
-        metrics.outboundEndpointsDisabled.inc({ tenant: endpoint.tenant ?? "-" });
+        metrics.outboundEndpointsDisabled.inc({ tenant: metrics.tenantLabel(endpoint.tenant) });
         logger.warn({ endpoint: endpoint.id, tenant: endpoint.tenant, reason }, "endpoint disabled");
       },
     });

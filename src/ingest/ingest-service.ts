@@ -12,6 +12,7 @@ import { timeline } from "../observability/timeline.ts";
 import type { PersistOutcome } from "../store/hook-store.ts";
 import type { QuarantinedHook } from "../store/quarantine-store.ts";
 import { computeDedupKey } from "./dedup-key.ts";
+import { withoutCredentials } from "./headers.ts";
 import type { DepthGate } from "./depth-gate.ts";
 import { IngestError } from "./ingest-error.ts";
 import { verifySchemeName, verifySignature } from "./verify/index.ts";
@@ -213,7 +214,7 @@ export class IngestService {
       tenant,
       receivedAt,
       contentType: req.headers["content-type"],
-      headers: req.headers,
+      headers: source.forward_credentials ? req.headers : withoutCredentials(req.headers),
       body: req.body,
       sha256,
       dedupKey,

@@ -48,6 +48,15 @@ it("exits 78 on an invalid config, naming the key path", async () => {
   expect(p.err()).toContain("sinks.out.url");
 });
 
+it("duplicate_list_entries: exits 78 on a sink listed twice in a source, naming the entry", async () => {
+  const file = tempConfig(
+    "sinks: { out: { type: http, url: 'http://127.0.0.1:9/in' } }\nsources: { s: { verify: { type: none }, sinks: [out, out] } }\n",
+  );
+  const p = run("workers/main.ts", { SWITCHYARD_CONFIG: file });
+  expect(await p.exited).toBe(78);
+  expect(p.err()).toMatch(/sources\.s\.sinks\.?\[1\]: "out" is listed twice/);
+});
+
 it("exits 78 on an unset variable without default", async () => {
   const file = tempConfig("redis: { url: '${SY_TEST_UNSET_VAR}' }\nsinks: {}\nsources: {}\n");
   const p = run("workers/main.ts", { SWITCHYARD_CONFIG: file });

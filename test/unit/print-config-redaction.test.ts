@@ -35,6 +35,12 @@ sinks:
       Authorization: "Bearer ${m()}"
       X-Anything: "${m()}"
     secret: "${m()}"
+  slack:
+    type: http
+    url: "https://hooks.slack.com/services/T${m()}/B${m()}/${m()}"
+  deep:
+    type: http
+    url: "https://relay.example.com/in/${m()}/"
   bus:
     type: amqp
     url: "amqps://${m()}:${m()}@rabbit.internal:5671/vhost?heartbeat=${m()}"
@@ -48,7 +54,7 @@ sources:
   stripe:
     tenant: acme
     verify: { type: stripe, secrets: ["${m()}", "${m()}"] }
-    sinks: [forward, bus, stream]
+    sinks: [forward, slack, deep, bus, stream]
   custom:
     verify: { type: hmac, header: x-sig, secrets: ["${m()}"] }
     sinks: [forward]
@@ -83,6 +89,9 @@ describe("print_config_leaks_secrets", () => {
         "redis.internal:6379",
         "hooks.example.com/base",
         "api.example.com/hooks",
+        // A URL path beyond its first segment may be a credential (Slack's /services/T…/B…/…).
+        "https://hooks.slack.com/services/[redacted]",
+        "https://relay.example.com/in/[redacted]",
         "rabbit.internal:5671/vhost",
         "kafka1.internal:9092",
         "kafka2.internal:9093",
