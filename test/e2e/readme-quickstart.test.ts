@@ -48,15 +48,23 @@ beforeAll(async () => {
   token = printed![1]!;
 }, 90_000);
 
-afterAll(() => {
-  for (const child of groups) {
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // already gone
-    }
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-child.pid!, signal);
+    return true;
+  } catch {
+    return false; // the group is gone
   }
-});
+}
+
+// A drain first, so npm start removes its private Redis's folder; SIGKILL whatever is left.
+afterAll(async () => {
+  for (const child of groups) signalGroup(child, "SIGTERM");
+  await eventually(() => groups.every((child) => !signalGroup(child, 0)), 30_000, "the groups to exit").catch(
+    () => undefined,
+  );
+  for (const child of groups) signalGroup(child, "SIGKILL");
+}, 40_000);
 
 it("the README's Run it commands are accepted", async () => {
   const script = replaceAll(readmeScript("run-it"), "localhost:3000", `localhost:${port}`);
