@@ -2,25 +2,16 @@
 // private, throwaway Redis when REDIS_URL did not answer, so a mistyped URL acknowledged hooks into a
 // Redis gone at the next restart. Only the sources run in development (`npm start`) may do that, and
 // they say loudly that the data is throwaway.
-import { createServer } from "node:net";
 import { beforeAll, expect, it } from "vitest";
+import { freePort } from "../../src/runtime/dev-redis.ts";
 import { buildOnce } from "../support/built-dist.ts";
 import { DIST_MAIN, runEntry } from "../support/entry-process.ts";
 import { eventually } from "../support/test-gateway.ts";
 
-async function deadPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(() => buildOnce(), 180_000);
 
 it("the compiled all-roles entry exits 69 naming the URL instead of starting a throwaway Redis", async () => {
-  const dead = await deadPort();
+  const dead = await freePort();
   const p = runEntry(DIST_MAIN, { REDIS_URL: `redis://127.0.0.1:${dead}`, SWITCHYARD_CONFIG: "", PORT: "0" });
   const code = await Promise.race([
     p.exited,
@@ -32,7 +23,7 @@ it("the compiled all-roles entry exits 69 naming the URL instead of starting a t
 }, 40_000);
 
 it("the sources in development start a private Redis and warn that its data is throwaway", async () => {
-  const dead = await deadPort();
+  const dead = await freePort();
   const p = runEntry("workers/main.ts", {
     REDIS_URL: `redis://127.0.0.1:${dead}`,
     SWITCHYARD_CONFIG: "",

@@ -1,39 +1,17 @@
 // The entry points as an operator runs them: a bad config exits 78 naming the key, `npm start` without
 // Redis brings up a private one, and SIGTERM drains and exits 0.
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
+import { freePort } from "../../src/runtime/dev-redis.ts";
+import { runEntry as run } from "../support/entry-process.ts";
 import { eventually } from "../support/test-gateway.ts";
 
-const children: ChildProcess[] = [];
 const dirs: string[] = [];
 afterEach(() => {
-  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function run(entry: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], { env: { ...process.env, ...env } });
-  children.push(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (d) => (stdout += d));
-  child.stderr!.on("data", (d) => (stderr += d));
-  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
-  return { child, exited, out: () => stdout, err: () => stderr };
-}
 
 function tempConfig(text: string): string {
   const dir = mkdtempSync(join(tmpdir(), "sy-boot-"));

@@ -2,9 +2,8 @@
 // private Redis running, re-parented to init. `npm start` must stop with the npm that started it, and
 // its private Redis with it.
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { afterEach, expect, it } from "vitest";
-import { reachable } from "../../src/runtime/dev-redis.ts";
+import { freePort, reachable } from "../../src/runtime/dev-redis.ts";
 import { ROOT } from "../support/built-dist.ts";
 import { eventually } from "../support/test-gateway.ts";
 
@@ -16,15 +15,6 @@ afterEach(() => {
     // the group is gone already
   }
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function alive(pid: number): boolean {
   try {

@@ -4,8 +4,8 @@
 // ports are changed to spare ones) against `npm start` as a new user runs it: no token, no Redis at
 // the configured URL, the bundled config.
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { freePort } from "../../src/runtime/dev-redis.ts";
 import { ROOT } from "../support/built-dist.ts";
 import { readmeScript, replaceAll } from "../support/readme-blocks.ts";
 import { eventually } from "../support/test-gateway.ts";
@@ -13,15 +13,6 @@ import { eventually } from "../support/test-gateway.ts";
 const groups: ChildProcess[] = [];
 let port: number;
 let token: string;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Run `command` in a process group of its own (killed after the file), collecting its output. */
 function group(command: string, args: string[], env: Record<string, string>) {
