@@ -44,3 +44,11 @@ it("a busy port ends every boot of the compiled all-roles process with one line 
     expect(p.err()).not.toContain("Connection is closed");
   }
 }, 120_000);
+
+it("npm start's entry (the sources, in development) names the busy port the same way", async () => {
+  const p = runEntry("workers/main.ts", { REDIS_URL: redis.url, PORT: String(port), SWITCHYARD_CONFIG: "" });
+  expect(await p.exited).toBe(69);
+  expect(p.err().trim().split("\n").at(-1)).toBe(
+    `switchyard: cannot listen on 0.0.0.0:${port}: address in use`,
+  );
+}, 60_000);
