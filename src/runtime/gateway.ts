@@ -48,6 +48,8 @@ export interface GatewayOptions {
   readonly outboundLookup?: Resolver;
   /** The OTEL_* variables tracing is configured from (default process.env; tests pass their own). */
   readonly otelEnv?: OtelEnv;
+  /** Told the cause when a start fails, before what was started is torn down (boot guards that teardown). */
+  readonly onStartFailure?: (err: unknown) => void;
 }
 
 export interface Gateway {
@@ -134,6 +136,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       logger.info({ port: metricsPort, roles: [...roles] }, "serving /metrics, /healthz and /readyz");
     }
   } catch (err) {
+    opts.onStartFailure?.(err);
     await life.stop();
     throw err;
   }

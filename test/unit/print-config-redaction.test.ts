@@ -1,11 +1,11 @@
 // print-config is pasted into tickets: a config full of credentials, each a distinct marker, must come
 // out with none of them, in YAML and in JSON, while what an operator needs to read stays.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { printConfig } from "../../src/cli/commands/config.ts";
 
 const markers: string[] = [];
@@ -62,7 +62,9 @@ sources:
 }
 
 function run(json: boolean): string {
-  const file = join(mkdtempSync(join(tmpdir(), "sy-redact-")), "switchyard.yaml");
+  const dir = mkdtempSync(join(tmpdir(), "sy-redact-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "switchyard.yaml");
   writeFileSync(file, plantedConfig());
   const stdout = new PassThrough();
   const stderr = new PassThrough();
