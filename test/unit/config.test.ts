@@ -66,7 +66,7 @@ sources: { s: { verify: { type: none }, sinks: [out] } }
 
   it("rejects a source pointing at an unknown sink", () => {
     expect(() => parseConfig(valid.replace("[out]", "[out, ghost]"), "x.yaml", {})).toThrow(
-      /sources\.s\.sinks\.\[1\]: unknown sink "ghost"/,
+      /sources\.s\.sinks\[1\]: unknown sink "ghost"/,
     );
   });
 
