@@ -105,6 +105,7 @@ describe("OpenAPI schemas", () => {
       tenant: "t",
       headers: { a: "b" },
       rate_limit_per_s: 1,
+      payload_format: "raw",
       disabled: true,
       disabled_reason: "r",
       disabled_at: 1,
