@@ -149,7 +149,7 @@ export class Metrics {
   });
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {
-    if (opts.defaultMetrics)
-      collectDefaultMetrics({ register: this.registry, prefix: "switchyard_process_" });
+    // prom-client's names already start with `process_` or `nodejs_`: the prefix adds only ours.
+    if (opts.defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: "switchyard_" });
   }
 }
