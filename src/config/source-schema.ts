@@ -3,7 +3,11 @@ import { z } from "zod";
 import { strictObject } from "./unknown-keys.ts";
 import { name, positiveInt, retry } from "./fields.ts";
 
-const secrets = z.array(z.string().min(1)).min(1).max(8);
+// An empty secret is an unset `${OLD_SECRET:-}` (a rotation not under way): it verifies nothing and is dropped.
+const secrets = z
+  .array(z.string())
+  .transform((list) => list.filter((secret) => secret.length > 0))
+  .pipe(z.array(z.string()).min(1, "at least one secret").max(8, "at most 8 secrets"));
 const tolerance_s = positiveInt.default(300);
 
 const verify = z.discriminatedUnion("type", [

@@ -86,6 +86,14 @@ sources: { s: { verify: { type: none }, sinks: [out] } }
     ).toThrow(/verify\.secrets/);
   });
 
+  it("drops an empty secret (an unset ${OLD:-} during a rotation), but still needs one", () => {
+    const rotating = valid.replace("{ type: none }", '{ type: github, secrets: [now, "${OLD:-}"] }');
+    expect(parseConfig(rotating, "x.yaml", {}).sources.s?.verify).toMatchObject({ secrets: ["now"] });
+    expect(() =>
+      parseConfig(valid.replace("{ type: none }", '{ type: github, secrets: [""] }'), "x.yaml", {}),
+    ).toThrow(/verify\.secrets: at least one secret/);
+  });
+
   it("rejects names that would break keys and URLs", () => {
     expect(() => parseConfig(valid.replace("sources: { s:", 'sources: { "a:b":'), "x.yaml", {})).toThrow(
       /sources/,
