@@ -2,7 +2,7 @@
 // Config type and never re-checks a value. Sinks and sources have their own modules; the cross-field
 // refusals (retention against retries and dedup, unknown sinks) are here, warnings in warnings.ts.
 import { z } from "zod";
-import { strictObject } from "./unknown-keys.ts";
+import { strict } from "./unknown-keys.ts";
 import { breaker, name, positiveInt, retry } from "./fields.ts";
 import { durabilitySchema, redisSchema } from "./redis-schema.ts";
 import { sinkSchema } from "./sink-schema.ts";
@@ -23,7 +23,7 @@ export type { DedupConfig, SourceConfig, VerifyConfig } from "./source-schema.ts
 // A plain string may be empty (an unset `${VAR:-}`): it grants nothing and is dropped.
 const adminToken = z.union([
   z.string().refine((t) => t.length === 0 || t.length >= 16, "admin tokens must be at least 16 characters"),
-  strictObject({
+  strict.object({
     token: z.string().min(16, "admin tokens must be at least 16 characters"),
     tenant: name.optional(),
   }),
@@ -35,150 +35,161 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 // The constant defaults below are the last resort: the loader first fills `http.port`, `redis.url`
 // and `log_level` from PORT, REDIS_URL and LOG_LEVEL when the file leaves them out (env-defaults.ts).
-export const configSchema = strictObject({
-  log_level: z.enum(LOG_LEVELS).default("info"),
-  redis: redisSchema,
-  http: strictObject({
-    port: z.coerce.number().int().min(0).max(65535).default(3000),
+export const configSchema = strict
+  .object({
+    log_level: z.enum(LOG_LEVELS).default("info"),
+    redis: redisSchema,
+    http: strict
+      .object({
+        port: z.coerce.number().int().min(0).max(65535).default(3000),
+        /**
+         * A process without the api role (a Procfile worker) serves GET /metrics, /healthz and /readyz
+         * on this port, so its delivery metrics can be scraped; unset, it serves no HTTP at all.
+         */
+        metrics_port: z.coerce.number().int().min(0).max(65535).optional(),
+        host: z.string().default("0.0.0.0"),
+        max_body_bytes: positiveInt.default(1_048_576),
+        /**
+         * Base URL at which sink consumers reach the API (the web processes): claim URLs start with it.
+         * Unset, they point at this process's loopback address, useless to a consumer on another host.
+         */
+        public_url: z.url().optional(),
+        /** The whole request (headers and body) must arrive within this; a stalled client is cut. */
+        request_timeout_ms: positiveInt.default(15_000),
+        headers_timeout_ms: positiveInt.default(10_000),
+        max_connections: positiveInt.default(10_000),
+        /** Signs claim URLs; unset, one is generated and shared through Redis. */
+        claim_signing_key: z.string().min(32, "must be at least 32 characters").optional(),
+      })
+      .refine((h) => h.headers_timeout_ms <= h.request_timeout_ms, {
+        path: ["headers_timeout_ms"],
+        message: "must not exceed request_timeout_ms",
+      })
+      .prefault({}),
+    durability: durabilitySchema,
     /**
-     * A process without the api role (a Procfile worker) serves GET /metrics, /healthz and /readyz
-     * on this port, so its delivery metrics can be scraped; unset, it serves no HTTP at all.
+     * How long a record, its deliveries and their DLQ entries are kept after their LAST change (a live
+     * delivery keeps its record alive however long it takes).
      */
-    metrics_port: z.coerce.number().int().min(0).max(65535).optional(),
-    host: z.string().default("0.0.0.0"),
-    max_body_bytes: positiveInt.default(1_048_576),
-    /**
-     * Base URL at which sink consumers reach the API (the web processes): claim URLs start with it.
-     * Unset, they point at this process's loopback address, useless to a consumer on another host.
-     */
-    public_url: z.url().optional(),
-    /** The whole request (headers and body) must arrive within this; a stalled client is cut. */
-    request_timeout_ms: positiveInt.default(15_000),
-    headers_timeout_ms: positiveInt.default(10_000),
-    max_connections: positiveInt.default(10_000),
-    /** Signs claim URLs; unset, one is generated and shared through Redis. */
-    claim_signing_key: z.string().min(32, "must be at least 32 characters").optional(),
+    retention_s: positiveInt.default(604_800),
+    recovery: strict
+      .object({
+        /** Time between recovery ticks (reconcile, trim). */
+        interval_ms: positiveInt.default(30_000),
+        /** A row pending, or overdue, this long with nothing happening to it is re-enqueued. */
+        stale_after_ms: positiveInt.default(60_000),
+      })
+      .prefault({}),
+    admin: strict.object({ tokens: z.array(adminToken).default([]) }).prefault({}),
+    dispatch: strict
+      .object({
+        concurrency: positiveInt.max(10_000).default(64),
+        attempt_timeout_ms: positiveInt.default(30_000),
+        max_retry_after_ms: positiveInt.default(3_600_000),
+        retry: retry.prefault({}),
+        breaker: breaker.prefault({}),
+        claim_check_bytes: positiveInt.default(65_536),
+        /** How long a signed claim URL is valid (default and maximum: retention_s). */
+        claim_url_ttl_s: positiveInt.optional(),
+        /** BullMQ lock: a dead worker's jobs are picked up again within about 1.5× this. */
+        lock_ms: positiveInt.default(10_000),
+      })
+      .prefault({}),
+    /** Hooks kept after failing verification (sources with on_verify_failure: quarantine). */
+    quarantine: strict
+      .object({
+        max_entries: positiveInt.max(1_000_000).default(1000),
+        max_bytes: positiveInt.default(16 * 1024 * 1024),
+        ttl_s: positiveInt.default(86_400),
+      })
+      .prefault({}),
+    outbound: strict
+      .object({
+        /** Let endpoints point at private, loopback or link-local addresses (the SSRF guard off). */
+        allow_private: z.boolean().default(false),
+        /** One request to an endpoint: connect, headers and each pause of the body. */
+        timeout_ms: positiveInt.default(15_000),
+        /** Overrides of dispatch.retry for outbound deliveries. */
+        retry: retry.partial().optional(),
+        /** An endpoint failing without a success for this long is disabled (5 days). */
+        disable_after_ms: positiveInt.default(432_000_000),
+        /** Attempts at one endpoint at once, across every worker process. */
+        max_in_flight_per_endpoint: positiveInt.max(10_000).default(8),
+        /** Outbound attempts per worker process, over all endpoints. */
+        concurrency: positiveInt.max(10_000).default(64),
+        /** The per-endpoint breaker (shared by every process); dispatch.breaker by default. */
+        breaker: breaker.partial().optional(),
+      })
+      .prefault({}),
+    sinks: z.record(name, sinkSchema),
+    sources: z.record(name, source),
   })
-    .refine((h) => h.headers_timeout_ms <= h.request_timeout_ms, {
-      path: ["headers_timeout_ms"],
-      message: "must not exceed request_timeout_ms",
-    })
-    .prefault({}),
-  durability: durabilitySchema,
-  /**
-   * How long a record, its deliveries and their DLQ entries are kept after their LAST change (a live
-   * delivery keeps its record alive however long it takes).
-   */
-  retention_s: positiveInt.default(604_800),
-  recovery: strictObject({
-    /** Time between recovery ticks (reconcile, trim). */
-    interval_ms: positiveInt.default(30_000),
-    /** A row pending, or overdue, this long with nothing happening to it is re-enqueued. */
-    stale_after_ms: positiveInt.default(60_000),
-  }).prefault({}),
-  admin: strictObject({ tokens: z.array(adminToken).default([]) }).prefault({}),
-  dispatch: strictObject({
-    concurrency: positiveInt.max(10_000).default(64),
-    attempt_timeout_ms: positiveInt.default(30_000),
-    max_retry_after_ms: positiveInt.default(3_600_000),
-    retry: retry.prefault({}),
-    breaker: breaker.prefault({}),
-    claim_check_bytes: positiveInt.default(65_536),
-    /** How long a signed claim URL is valid (default and maximum: retention_s). */
-    claim_url_ttl_s: positiveInt.optional(),
-    /** BullMQ lock: a dead worker's jobs are picked up again within about 1.5× this. */
-    lock_ms: positiveInt.default(10_000),
-  }).prefault({}),
-  /** Hooks kept after failing verification (sources with on_verify_failure: quarantine). */
-  quarantine: strictObject({
-    max_entries: positiveInt.max(1_000_000).default(1000),
-    max_bytes: positiveInt.default(16 * 1024 * 1024),
-    ttl_s: positiveInt.default(86_400),
-  }).prefault({}),
-  outbound: strictObject({
-    /** Let endpoints point at private, loopback or link-local addresses (the SSRF guard off). */
-    allow_private: z.boolean().default(false),
-    /** One request to an endpoint: connect, headers and each pause of the body. */
-    timeout_ms: positiveInt.default(15_000),
-    /** Overrides of dispatch.retry for outbound deliveries. */
-    retry: retry.partial().optional(),
-    /** An endpoint failing without a success for this long is disabled (5 days). */
-    disable_after_ms: positiveInt.default(432_000_000),
-    /** Attempts at one endpoint at once, across every worker process. */
-    max_in_flight_per_endpoint: positiveInt.max(10_000).default(8),
-    /** Outbound attempts per worker process, over all endpoints. */
-    concurrency: positiveInt.max(10_000).default(64),
-    /** The per-endpoint breaker (shared by every process); dispatch.breaker by default. */
-    breaker: breaker.partial().optional(),
-  }).prefault({}),
-  sinks: z.record(name, sinkSchema),
-  sources: z.record(name, source),
-}).superRefine((cfg, ctx) => {
-  // A delivery may retry for max_elapsed_ms and a duplicate is recognised for dedup_ttl_s: a record
-  // kept for less than either would vanish under a live delivery or let a duplicate through.
-  const retentionMs = cfg.retention_s * 1000;
-  if (retentionMs < cfg.dispatch.retry.max_elapsed_ms) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["retention_s"],
-      message: `${cfg.retention_s} s is shorter than dispatch.retry.max_elapsed_ms (${cfg.dispatch.retry.max_elapsed_ms} ms)`,
-    });
-  }
-  const outboundElapsed = cfg.outbound.retry?.max_elapsed_ms;
-  if (outboundElapsed !== undefined && retentionMs < outboundElapsed) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["outbound", "retry", "max_elapsed_ms"],
-      message: `${outboundElapsed} ms is longer than retention_s (${cfg.retention_s} s)`,
-    });
-  }
-  for (const [sourceName, src] of Object.entries(cfg.sources)) {
-    const elapsed = src.retry?.max_elapsed_ms;
-    if (elapsed !== undefined && retentionMs < elapsed) {
+  .superRefine((cfg, ctx) => {
+    // A delivery may retry for max_elapsed_ms and a duplicate is recognised for dedup_ttl_s: a record
+    // kept for less than either would vanish under a live delivery or let a duplicate through.
+    const retentionMs = cfg.retention_s * 1000;
+    if (retentionMs < cfg.dispatch.retry.max_elapsed_ms) {
       ctx.addIssue({
         code: "custom",
-        path: ["sources", sourceName, "retry", "max_elapsed_ms"],
-        message: `${elapsed} ms is longer than retention_s (${cfg.retention_s} s)`,
+        path: ["retention_s"],
+        message: `${cfg.retention_s} s is shorter than dispatch.retry.max_elapsed_ms (${cfg.dispatch.retry.max_elapsed_ms} ms)`,
       });
     }
-    if (src.dedup_ttl_s > cfg.retention_s) {
+    const outboundElapsed = cfg.outbound.retry?.max_elapsed_ms;
+    if (outboundElapsed !== undefined && retentionMs < outboundElapsed) {
       ctx.addIssue({
         code: "custom",
-        path: ["sources", sourceName, "dedup_ttl_s"],
-        message: `${src.dedup_ttl_s} s is longer than retention_s (${cfg.retention_s} s)`,
+        path: ["outbound", "retry", "max_elapsed_ms"],
+        message: `${outboundElapsed} ms is longer than retention_s (${cfg.retention_s} s)`,
       });
     }
-  }
-  for (const [sourceName, src] of Object.entries(cfg.sources)) {
-    src.tenants?.forEach((tenant, i) => {
-      if (src.tenants?.indexOf(tenant) !== i) {
+    for (const [sourceName, src] of Object.entries(cfg.sources)) {
+      const elapsed = src.retry?.max_elapsed_ms;
+      if (elapsed !== undefined && retentionMs < elapsed) {
         ctx.addIssue({
           code: "custom",
-          path: ["sources", sourceName, "tenants", i],
-          message: `duplicate tenant "${tenant}"`,
+          path: ["sources", sourceName, "retry", "max_elapsed_ms"],
+          message: `${elapsed} ms is longer than retention_s (${cfg.retention_s} s)`,
         });
       }
-    });
-    src.sinks.forEach((sinkName, i) => {
-      if (!(sinkName in cfg.sinks)) {
+      if (src.dedup_ttl_s > cfg.retention_s) {
         ctx.addIssue({
           code: "custom",
-          path: ["sources", sourceName, "sinks", i],
-          message: `unknown sink "${sinkName}" (defined: ${Object.keys(cfg.sinks).join(", ") || "none"})`,
+          path: ["sources", sourceName, "dedup_ttl_s"],
+          message: `${src.dedup_ttl_s} s is longer than retention_s (${cfg.retention_s} s)`,
         });
       }
-    });
-    const durable = src.sinks.some((s) => cfg.sinks[s] !== undefined && cfg.sinks[s].type !== "log");
-    if (!durable && !src.allow_non_durable) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["sources", sourceName, "sinks"],
-        message:
-          "every sink of this source is non-durable (log); add a durable sink or set allow_non_durable: true",
-      });
     }
-  }
-});
+    for (const [sourceName, src] of Object.entries(cfg.sources)) {
+      src.tenants?.forEach((tenant, i) => {
+        if (src.tenants?.indexOf(tenant) !== i) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["sources", sourceName, "tenants", i],
+            message: `duplicate tenant "${tenant}"`,
+          });
+        }
+      });
+      src.sinks.forEach((sinkName, i) => {
+        if (!(sinkName in cfg.sinks)) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["sources", sourceName, "sinks", i],
+            message: `unknown sink "${sinkName}" (defined: ${Object.keys(cfg.sinks).join(", ") || "none"})`,
+          });
+        }
+      });
+      const durable = src.sinks.some((s) => cfg.sinks[s] !== undefined && cfg.sinks[s].type !== "log");
+      if (!durable && !src.allow_non_durable) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["sources", sourceName, "sinks"],
+          message:
+            "every sink of this source is non-durable (log); add a durable sink or set allow_non_durable: true",
+        });
+      }
+    }
+  });
 
 export type Config = z.infer<typeof configSchema>;
 export type AdminTokenConfig = z.infer<typeof adminToken>;

@@ -1,10 +1,10 @@
 // The `sinks:` section: one schema per sink type, told apart by `type`. Options every type takes
 // (concurrency, claim check, breaker overrides) are declared once.
 import { z } from "zod";
-import { strictObject } from "./unknown-keys.ts";
+import { strict } from "./unknown-keys.ts";
 import { breaker, nonNegativeInt, positiveInt } from "./fields.ts";
 
-const batch = strictObject({
+const batch = strict.object({
   max: positiveInt.max(10_000).default(256),
   max_delay_ms: nonNegativeInt.default(5),
 });
@@ -27,7 +27,7 @@ const sinkCommon = {
   partitions: positiveInt.max(256).optional(),
 };
 
-const httpSink = strictObject({
+const httpSink = strict.object({
   type: z.literal("http"),
   url: z.url({ protocol: /^https?$/ }),
   method: z.enum(["POST", "PUT", "PATCH"]).default("POST"),
@@ -37,7 +37,7 @@ const httpSink = strictObject({
   ...sinkCommon,
 });
 
-const amqpSink = strictObject({
+const amqpSink = strict.object({
   type: z.literal("amqp"),
   url: z.string().regex(/^amqps?:\/\//, "must be an amqp:// or amqps:// URL"),
   exchange: z.string().min(1),
@@ -47,23 +47,25 @@ const amqpSink = strictObject({
   ...sinkCommon,
 });
 
-const kafkaSink = strictObject({
+const kafkaSink = strict.object({
   type: z.literal("kafka"),
   brokers: z.array(z.string().min(1)).min(1),
   topic: z.string().min(1),
   key: z.string().default("{tenant}/{source}"),
   client_id: z.string().default("switchyard"),
   ssl: z.boolean().default(false),
-  sasl: strictObject({
-    mechanism: z.enum(["plain", "scram-sha-256", "scram-sha-512"]),
-    username: z.string(),
-    password: z.string(),
-  }).optional(),
+  sasl: strict
+    .object({
+      mechanism: z.enum(["plain", "scram-sha-256", "scram-sha-512"]),
+      username: z.string(),
+      password: z.string(),
+    })
+    .optional(),
   batch: kafkaBatch.optional(),
   ...sinkCommon,
 });
 
-const logSink = strictObject({
+const logSink = strict.object({
   type: z.literal("log"),
   level: z.enum(["trace", "debug", "info", "warn", "error"]).default("info"),
   ...sinkCommon,

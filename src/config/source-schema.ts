@@ -1,6 +1,6 @@
 // The `sources:` section: how a source's hooks are verified, deduplicated and routed to sinks.
 import { z } from "zod";
-import { strictObject } from "./unknown-keys.ts";
+import { strict } from "./unknown-keys.ts";
 import { name, positiveInt, retry } from "./fields.ts";
 
 // An empty secret is an unset `${OLD_SECRET:-}` (a rotation not under way): it verifies nothing and is dropped.
@@ -11,13 +11,13 @@ const secrets = z
 const tolerance_s = positiveInt.default(300);
 
 const verify = z.discriminatedUnion("type", [
-  strictObject({ type: z.literal("none") }),
-  strictObject({ type: z.literal("stripe"), secrets, tolerance_s }),
-  strictObject({ type: z.literal("github"), secrets }),
-  strictObject({ type: z.literal("shopify"), secrets }),
-  strictObject({ type: z.literal("slack"), secrets, tolerance_s }),
-  strictObject({ type: z.literal("standard_webhooks"), secrets, tolerance_s }),
-  strictObject({
+  strict.object({ type: z.literal("none") }),
+  strict.object({ type: z.literal("stripe"), secrets, tolerance_s }),
+  strict.object({ type: z.literal("github"), secrets }),
+  strict.object({ type: z.literal("shopify"), secrets }),
+  strict.object({ type: z.literal("slack"), secrets, tolerance_s }),
+  strict.object({ type: z.literal("standard_webhooks"), secrets, tolerance_s }),
+  strict.object({
     type: z.literal("hmac"),
     secrets,
     header: z.string().min(1).toLowerCase(),
@@ -34,12 +34,12 @@ export type VerifyConfig = z.infer<typeof verify>;
 
 const dedup = z.union([
   z.enum(["stripe", "github", "shopify", "standard_webhooks", "svix", "body"]),
-  strictObject({ header: z.string().min(1).toLowerCase() }),
-  strictObject({ json: z.string().min(1) }),
+  strict.object({ header: z.string().min(1).toLowerCase() }),
+  strict.object({ json: z.string().min(1) }),
 ]);
 export type DedupConfig = z.infer<typeof dedup>;
 
-export const source = strictObject({
+export const source = strict.object({
   /** The tenant of hooks posted to /webhooks/:source (and accepted in the path form). */
   tenant: name.optional(),
   /** Tenants accepted in /webhooks/:tenant/:source; any other path tenant is an unknown source. */

@@ -1,6 +1,6 @@
 // Unknown keys in the config are errors, not silently ignored: a typo (`timeout: 500` for
 // `timeout_ms`) would otherwise leave a default in force that the operator believes changed. Every
-// object of the schema is built with `strictObject` here, whose error names each unknown key and,
+// object of the schema is built with `strict.object` here, whose error names each unknown key and,
 // when a known key is close, the one probably meant; the loader turns that into one line per key.
 import { z } from "zod";
 
@@ -45,7 +45,7 @@ export function unknownKeyMessage(key: string, known: readonly string[]): string
 const SEPARATOR = "\n";
 
 /** A zod object that refuses keys its shape does not name. */
-export function strictObject<T extends z.core.$ZodLooseShape>(shape: T) {
+function strictObject<T extends z.core.$ZodLooseShape>(shape: T) {
   const known = Object.keys(shape);
   return z.strictObject(shape, {
     error: (iss) =>
@@ -54,6 +54,9 @@ export function strictObject<T extends z.core.$ZodLooseShape>(shape: T) {
         : undefined,
   });
 }
+
+/** `strict.object(shape)` in place of `z.object(shape)`, for every object of the config schema. */
+export const strict = { object: strictObject };
 
 /** The messages of an `unrecognized_keys` issue, one per key (the message as a whole if it was not ours). */
 export function unknownKeyMessages(keys: readonly string[], message: string): string[] {
