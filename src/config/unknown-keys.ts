@@ -4,18 +4,22 @@
 // when a known key is close, the one probably meant; the loader turns that into one line per key.
 import { z } from "zod";
 
-/** Levenshtein distance between two keys. */
+/** Edit distance between two keys: insertions, deletions, substitutions and swaps of neighbours. */
 export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number): number => d[i]?.[j] ?? Infinity;
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row.push(Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost));
+      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, at(i - 2, j - 2) + 1);
+      (d[i] as number[])[j] = best;
     }
-    prev = row;
   }
-  return prev[b.length] ?? 0;
+  return at(a.length, b.length);
 }
 
 // Keys end in their unit (`timeout_ms`, `retention_s`): a key with the right stem and another unit,
@@ -28,7 +32,9 @@ export function closestKey(key: string, known: readonly string[]): string | unde
   let bestDistance = Infinity;
   for (const candidate of known) {
     const d = editDistance(key.toLowerCase(), candidate);
-    const near = d <= Math.max(2, Math.floor(candidate.length / 4)) || stem(key) === stem(candidate);
+    // Short keys tolerate one slip (`prot` for `port`), longer ones a quarter of their length.
+    const slips = candidate.length <= 5 ? 1 : Math.max(2, Math.floor(candidate.length / 4));
+    const near = d <= slips || stem(key) === stem(candidate);
     if (near && d < bestDistance) [best, bestDistance] = [candidate, d];
   }
   return best;

@@ -74,6 +74,8 @@ sources: { s: { verify: { type: stripe, secrets: [whsec], tolerance: 5 }, sinks:
   it("suggests nothing for a key far from every known one", () => {
     expect(closestKey("colour", ["url", "method", "headers", "timeout_ms"])).toBeUndefined();
     expect(closestKey("timeout", ["url", "timeout_ms"])).toBe("timeout_ms");
+    expect(closestKey("ssl", ["url", "method"])).toBeUndefined();
+    expect(closestKey("prot", ["port", "host"])).toBe("port");
   });
 
   it("check-config exits 78 on a typo, --strict or not", async () => {
