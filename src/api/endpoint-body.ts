@@ -5,6 +5,7 @@ import { z } from "zod";
 import { NAME } from "../config/schema.ts";
 import { isEventTypePattern } from "../domain/event.ts";
 import { hasMaskedPassword } from "../domain/masked-url.ts";
+import { PAYLOAD_FORMATS } from "../domain/outbound-body.ts";
 import { ApiError } from "./api-error.ts";
 
 export const MAX_EVENT_TYPES = 100;
@@ -115,6 +116,7 @@ const description = z
   .max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
 const tenant = z.string().regex(NAME, "must match [A-Za-z0-9_-]{1,64}");
 const secret = z.string().max(200, "is too long");
+const payloadFormat = z.enum(PAYLOAD_FORMATS, { error: `must be one of ${PAYLOAD_FORMATS.join(", ")}` });
 
 export const createEndpointBody = z.strictObject({
   url,
@@ -123,6 +125,7 @@ export const createEndpointBody = z.strictObject({
   tenant: tenant.optional(),
   rate_limit_per_s: rateLimit.optional(),
   headers: headers.optional(),
+  payload_format: payloadFormat.optional(),
   description: description.optional(),
   disabled: z.boolean().optional(),
 });
@@ -133,6 +136,7 @@ export const patchEndpointBody = z.strictObject({
   event_types: eventTypes.optional(),
   headers: headers.optional(),
   rate_limit_per_s: rateLimit.nullable().optional(),
+  payload_format: payloadFormat.optional(),
   description: description.nullable().optional(),
   disabled: z.boolean().optional(),
   // Accepted only to answer with a clear message: the tenant of an endpoint is fixed at creation.

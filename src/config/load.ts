@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { type EnvDefault, applyEnvDefaults, envSourceOf } from "./env-defaults.ts";
 import { InterpolationError, parseInterpolated } from "./interpolate.ts";
 import { type Config, configSchema } from "./schema.ts";
+import { unknownKeyMessages } from "./unknown-keys.ts";
 
 export const EX_CONFIG = 78;
 
@@ -29,15 +30,24 @@ export function resolveConfigPath(env: Readonly<Record<string, string | undefine
   return BUNDLED_CONFIG;
 }
 
-function formatPath(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".") || "(root)";
+/** A key path as an operator writes it: `sinks.out.url`, `admin.tokens[0]`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return (
+    path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("") ||
+    "(root)"
+  );
 }
 
 function formatIssues(error: z.ZodError, fromEnv: readonly EnvDefault[]): string[] {
-  return error.issues.map((issue) => {
+  return error.issues.flatMap((issue) => {
+    // One issue names every unknown key of an object: one line each, at the key's own path.
+    if (issue.code === "unrecognized_keys") {
+      const messages = unknownKeyMessages(issue.keys, issue.message);
+      return issue.keys.map((key, i) => `${formatPath([...issue.path, key])}: ${messages[i] ?? ""}`);
+    }
     const variable = envSourceOf(issue.path, fromEnv);
     const origin = variable === undefined ? "" : ` (from environment variable ${variable})`;
-    return `${formatPath(issue.path)}: ${issue.message}${origin}`;
+    return [`${formatPath(issue.path)}: ${issue.message}${origin}`];
   });
 }
 

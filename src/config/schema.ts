@@ -2,6 +2,7 @@
 // Config type and never re-checks a value. Sinks and sources have their own modules; the cross-field
 // refusals (retention against retries and dedup, unknown sinks) are here, warnings in warnings.ts.
 import { z } from "zod";
+import { strict } from "./unknown-keys.ts";
 import { breaker, name, positiveInt, retry } from "./fields.ts";
 import { durabilitySchema, redisSchema } from "./redis-schema.ts";
 import { sinkSchema } from "./sink-schema.ts";
@@ -23,7 +24,7 @@ export type { DedupConfig, SourceConfig, VerifyConfig } from "./source-schema.ts
 // A plain string may be empty (an unset `${VAR:-}`): it grants nothing and is dropped.
 const adminToken = z.union([
   z.string().refine((t) => t.length === 0 || t.length >= 16, "admin tokens must be at least 16 characters"),
-  z.object({
+  strict.object({
     token: z.string().min(16, "admin tokens must be at least 16 characters"),
     tenant: name.optional(),
   }),
@@ -45,11 +46,11 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 // The constant defaults below are the last resort: the loader first fills `http.port`, `redis.url`
 // and `log_level` from PORT, REDIS_URL and LOG_LEVEL when the file leaves them out (env-defaults.ts).
-export const configSchema = z
+export const configSchema = strict
   .object({
     log_level: z.enum(LOG_LEVELS).default("info"),
     redis: redisSchema,
-    http: z
+    http: strict
       .object({
         port: z.coerce.number().int().min(0).max(65535).default(3000),
         /**
@@ -82,7 +83,7 @@ export const configSchema = z
      * delivery keeps its record alive however long it takes).
      */
     retention_s: positiveInt.default(604_800),
-    recovery: z
+    recovery: strict
       .object({
         /** Time between recovery ticks (reconcile, trim). */
         interval_ms: positiveInt.default(30_000),
@@ -90,7 +91,7 @@ export const configSchema = z
         stale_after_ms: positiveInt.default(60_000),
       })
       .prefault({}),
-    admin: z
+    admin: strict
       .object({
         tokens: z.array(adminToken).default([]),
         /**
@@ -100,7 +101,7 @@ export const configSchema = z
         allowed_origins: z.array(allowedOrigin).default([]),
       })
       .prefault({}),
-    dispatch: z
+    dispatch: strict
       .object({
         concurrency: positiveInt.max(10_000).default(64),
         attempt_timeout_ms: positiveInt.default(30_000),
@@ -115,14 +116,14 @@ export const configSchema = z
       })
       .prefault({}),
     /** Hooks kept after failing verification (sources with on_verify_failure: quarantine). */
-    quarantine: z
+    quarantine: strict
       .object({
         max_entries: positiveInt.max(1_000_000).default(1000),
         max_bytes: positiveInt.default(16 * 1024 * 1024),
         ttl_s: positiveInt.default(86_400),
       })
       .prefault({}),
-    outbound: z
+    outbound: strict
       .object({
         /** Let endpoints point at private, loopback or link-local addresses (the SSRF guard off). */
         allow_private: z.boolean().default(false),

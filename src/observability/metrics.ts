@@ -152,8 +152,8 @@ export class Metrics {
   private declaredTenants: ReadonlySet<string> = new Set();
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {
-    if (opts.defaultMetrics)
-      collectDefaultMetrics({ register: this.registry, prefix: "switchyard_process_" });
+    // prom-client's names already start with `process_` or `nodejs_`: the prefix adds only ours.
+    if (opts.defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: "switchyard_" });
   }
 
   /** Let these tenants (from the config, so a bounded set) be label values. */

@@ -92,7 +92,7 @@ sources: { s: { verify: { type: none }, sinks: [out] } }
 
   it("rejects a source pointing at an unknown sink", () => {
     expect(() => parseConfig(valid.replace("[out]", "[out, ghost]"), "x.yaml", {})).toThrow(
-      /sources\.s\.sinks\.\[1\]: unknown sink "ghost"/,
+      /sources\.s\.sinks\[1\]: unknown sink "ghost"/,
     );
   });
 
@@ -110,6 +110,14 @@ sources: { s: { verify: { type: none }, sinks: [out] } }
     expect(() =>
       parseConfig(valid.replace("{ type: none }", `{ type: github, secrets: ${nine} }`), "x.yaml", {}),
     ).toThrow(/verify\.secrets/);
+  });
+
+  it("drops an empty secret (an unset ${OLD:-} during a rotation), but still needs one", () => {
+    const rotating = valid.replace("{ type: none }", '{ type: github, secrets: [now, "${OLD:-}"] }');
+    expect(parseConfig(rotating, "x.yaml", {}).sources.s?.verify).toMatchObject({ secrets: ["now"] });
+    expect(() =>
+      parseConfig(valid.replace("{ type: none }", '{ type: github, secrets: [""] }'), "x.yaml", {}),
+    ).toThrow(/verify\.secrets: at least one secret/);
   });
 
   it("rejects names that would break keys and URLs", () => {

@@ -42,6 +42,7 @@ export function endpointView(e: Endpoint): Record<string, unknown> {
       Object.entries(e.headers).map(([k, v]) => [k, CREDENTIAL_HEADER.test(k) ? REDACTED : v]),
     ),
     rate_limit_per_s: e.rate_limit_per_s,
+    payload_format: e.payload_format,
     disabled: e.disabled,
     disabled_reason: e.disabled_reason,
     disabled_at: iso(e.disabled_at),
