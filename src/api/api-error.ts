@@ -6,8 +6,10 @@ import type { IngestErrorCode } from "../ingest/ingest-error.ts";
 export type ApiErrorCode =
   | IngestErrorCode
   | "unauthorized"
+  | "forbidden"
   | "not_found"
   | "invalid_request"
+  | "unsupported_media_type"
   | "conflict"
   | "too_many_replays"
   | "not_ready"

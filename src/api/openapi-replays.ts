@@ -10,6 +10,7 @@ const dlqFilter = {
   properties: {
     source: { type: "string" },
     sink: { type: "string" },
+    endpoint: { type: "string", description: "An endpoint id (ep_…): its outbound deliveries." },
     error_class: { enum: ["permanent", "throttled", "transient"] },
     since: { type: "string", format: "date-time" },
     until: { type: "string", format: "date-time" },

@@ -83,7 +83,7 @@ export class OutboundDispatcher {
       onRefused: (endpoint, detail) =>
         logger.info({ endpoint: endpoint.id, tenant: endpoint.tenant, detail }, "refused by the SSRF guard"),
       onDisabled: (endpoint, reason) => {
-        metrics.outboundEndpointsDisabled.inc({ tenant: endpoint.tenant ?? "-" });
+        metrics.outboundEndpointsDisabled.inc({ tenant: metrics.tenantLabel(endpoint.tenant) });
         logger.warn({ endpoint: endpoint.id, tenant: endpoint.tenant, reason }, "endpoint disabled");
       },
     });

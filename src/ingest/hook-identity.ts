@@ -8,6 +8,7 @@ import { dedupTenant } from "../config/tenant-secrets.ts";
 import { type HookRecord, idempotencyKey } from "../domain/hook.ts";
 import { bucketFor, newId } from "../domain/ids.ts";
 import { computeDedupKey } from "./dedup-key.ts";
+import { withoutCredentials } from "./headers.ts";
 
 export interface HookIdentity {
   readonly dedupKey: string;
@@ -56,7 +57,8 @@ export function newHookRecord(req: AcceptedRequest): { hook: HookRecord; dedupId
     tenant,
     receivedAt: req.receivedAt,
     contentType: headers["content-type"],
-    headers,
+    // The credentials a provider used to reach the gateway stay here unless the source opts in.
+    headers: req.source.forward_credentials ? headers : withoutCredentials(headers),
     body,
     sha256,
     dedupKey: identity.dedupKey,

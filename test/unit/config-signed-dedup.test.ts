@@ -95,6 +95,6 @@ describe("secrets_by_tenant", () => {
     );
     expect(
       refusal(`tenants: [a, b], verify: { type: github, secrets_by_tenant: { a: [x], b: [y, x] } }`),
-    ).toMatch(/sources\.s\.verify\.secrets_by_tenant\.b\.\[1\]: the same secret as tenant "a"/);
+    ).toMatch(/sources\.s\.verify\.secrets_by_tenant\.b\[1\]: the same secret as tenant "a"/);
   });
 });

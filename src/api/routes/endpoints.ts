@@ -4,6 +4,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { type Endpoint, secretProblem } from "../../domain/endpoint.ts";
 import { isId } from "../../domain/ids.ts";
+import { maskUserinfo } from "../../domain/masked-url.ts";
 import { type Resolver, SsrfBlockedError, checkDestination } from "../../fanout/ssrf-guard.ts";
 import type { Logger } from "../../observability/logger.ts";
 import type { EndpointStore } from "../../store/endpoint-store.ts";
@@ -33,17 +34,18 @@ export interface EndpointRouteDeps {
 const invalid = (message: string): ApiError => new ApiError(400, "invalid_request", message);
 const notFound = (): ApiError => new ApiError(404, "not_found", "no such endpoint");
 
-/** An endpoint as the API shows it: no secrets, ISO timestamps, credential header values masked. */
+/** An endpoint as the API shows it: no secrets, ISO timestamps, credential header values and URL password masked. */
 export function endpointView(e: Endpoint): Record<string, unknown> {
   return {
     id: e.id,
-    url: e.url,
+    url: maskUserinfo(e.url),
     event_types: e.event_types,
     tenant: e.tenant,
     headers: Object.fromEntries(
       Object.entries(e.headers).map(([k, v]) => [k, CREDENTIAL_HEADER.test(k) ? REDACTED : v]),
     ),
     rate_limit_per_s: e.rate_limit_per_s,
+    payload_format: e.payload_format,
     disabled: e.disabled,
     disabled_reason: e.disabled_reason,
     disabled_at: iso(e.disabled_at),
