@@ -20,6 +20,7 @@ function isTeardownFlush(error: { message?: string; stack?: string }): boolean {
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    globalSetup: ["test/support/run-tmpdir.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

@@ -11,6 +11,7 @@ export type ApiErrorCode =
   | "invalid_request"
   | "unsupported_media_type"
   | "conflict"
+  | "too_many_replays"
   | "not_ready"
   | "internal";
 

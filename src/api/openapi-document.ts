@@ -172,8 +172,9 @@ export const openApiDocument = {
         summary: "Dead-lettered deliveries, newest first, without bodies",
         security: admin,
         parameters: [
-          query("source", "Source name."),
-          query("sink", "Sink name."),
+          query("source", "Source name (inbound entries)."),
+          query("sink", "Sink name (inbound entries)."),
+          query("endpoint", "Endpoint id, ep_… (outbound entries)."),
           query("error_class", "permanent, throttled or transient."),
           query("since", "ISO 8601 or epoch ms."),
           query("until", "ISO 8601 or epoch ms."),

@@ -2,6 +2,7 @@
 // then each role. On stop the roles stop in parallel under one deadline, then the core closes.
 import type { Resolver } from "../fanout/ssrf-guard.ts";
 import type { Hono } from "hono";
+import { declaredTenants } from "../config/declared-tenants.ts";
 import type { Config } from "../config/schema.ts";
 import { configWarnings } from "../config/warnings.ts";
 import { type Logger, createLogger } from "../observability/logger.ts";
@@ -48,6 +49,8 @@ export interface GatewayOptions {
   readonly outboundLookup?: Resolver;
   /** The OTEL_* variables tracing is configured from (default process.env; tests pass their own). */
   readonly otelEnv?: OtelEnv;
+  /** Told the cause when a start fails, before what was started is torn down (boot guards that teardown). */
+  readonly onStartFailure?: (err: unknown) => void;
 }
 
 export interface Gateway {
@@ -67,6 +70,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   const roles = new Set(opts.roles ?? ALL_ROLES);
   const logger = opts.logger ?? createLogger({ level: config.log_level });
   const metrics = opts.metrics ?? new Metrics({ defaultMetrics: true });
+  metrics.declareTenants(declaredTenants(config));
   const graceMs = opts.graceMs ?? DEFAULT_DEADLINE_MS;
   const life = new Lifecycle(logger, { deadlineMs: graceMs });
   const keys = new Keys(config.redis.prefix);
@@ -135,6 +139,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       logger.info({ port: metricsPort, roles: [...roles] }, "serving /metrics, /healthz and /readyz");
     }
   } catch (err) {
+    opts.onStartFailure?.(err);
     await life.stop();
     throw err;
   }

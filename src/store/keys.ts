@@ -79,7 +79,20 @@ export class Keys {
 
   /** Hash: one replay job's filter, progress and state; beside its job, whose lock fences it. */
   replay(id: string): string {
-    return `${this.queuePrefix("replays")}:replay:${id}`;
+    return `${this.replayRecordPrefix}${id}`;
+  }
+
+  /** The prefix of every replay record's key (`replayRecordPrefix + id` is `replay(id)`). */
+  get replayRecordPrefix(): string {
+    return `${this.queuePrefix("replays")}:replay:`;
+  }
+
+  /**
+   * Set: the ids of one tenant's live (running or paused) replays, against its cap; `-` for replays of
+   * the untenanted admin token. Pruned of ended replays whenever the tenant creates one.
+   */
+  replaysLive(tenant: string | undefined): string {
+    return `${this.queuePrefix("replays")}:live:${tenant === undefined ? "-" : `t.${tenant}`}`;
   }
 
   /** Sorted set, all scores 0: every replay id with a record, walked newest first by ZREVRANGEBYLEX. */

@@ -14,8 +14,14 @@ import { type Context, Hono } from "hono";
 import { type AdminEnv, type TokenRegistry, requireAdmin } from "../admin-auth.ts";
 import type { SitePolicy } from "../write-guard.ts";
 import { ApiError } from "../api-error.ts";
+import { selfContainedBoardPage } from "../bull-board-page.ts";
 
 export const BULL_BOARD_PATH = "/admin/queues";
+
+/** The board's page may load only from the gateway (its inline styles and data blocks included). */
+const BOARD_CSP =
+  "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; " +
+  "base-uri 'self'; form-action 'self'; frame-ancestors 'self'";
 
 export interface BullBoardRouteDeps {
   readonly tokens: TokenRegistry;
@@ -51,6 +57,14 @@ export function bullBoardRoutes(deps: BullBoardRouteDeps): Hono {
   app.onError((err) => {
     throw err;
   });
-  const toBoard = (c: Context): Promise<Response> => Promise.resolve(app.fetch(c.req.raw, c.env));
+  const toBoard = async (c: Context): Promise<Response> => {
+    const res = await app.fetch(c.req.raw, c.env);
+    if (!res.headers.get("content-type")?.startsWith("text/html")) return res;
+    // The page itself: served self-contained (see bull-board-page.ts), with the browser held to it.
+    const headers = new Headers(res.headers);
+    headers.delete("content-length");
+    headers.set("content-security-policy", BOARD_CSP);
+    return new Response(selfContainedBoardPage(await res.text()), { status: res.status, headers });
+  };
   return new Hono().all(BULL_BOARD_PATH, toBoard).all(`${BULL_BOARD_PATH}/*`, toBoard);
 }

@@ -26,7 +26,7 @@ async function start(defaultRoles: readonly Role[], opts: StartOptions): Promise
   // Loaded here, not with the CLI: the admin commands do not need the whole gateway.
   const { boot } = await import("../../runtime/boot.ts");
   // boot exits the process itself on a bad config, an unreachable Redis, a refused layout and on stop.
-  await boot({ defaultRoles, devRedis: false });
+  await boot({ defaultRoles, development: false });
   return EXIT.ok;
 }
 

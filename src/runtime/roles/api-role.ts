@@ -90,7 +90,15 @@ export async function startApiRole(
       }),
       hookRoutes({ hooks, auth }),
       dlqRoutes({ dlq, ledger, queues, auth }),
-      replayRoutes({ replays, replayQueue, dlq, hooks, ledger, auth }),
+      replayRoutes({
+        replays,
+        replayQueue,
+        dlq,
+        hooks,
+        ledger,
+        auth,
+        maxPerTenant: config.replays.max_per_tenant,
+      }),
       breakerRoutes({
         board: new BreakerBoard(redis, keys),
         sinks: Object.keys(config.sinks),
@@ -104,6 +112,7 @@ export async function startApiRole(
         endpoints: core.endpoints,
         auth,
         allowPrivate: config.outbound.allow_private,
+        logger,
         ...(opts.resolve ? { resolve: opts.resolve } : {}),
       }),
       eventRoutes({
