@@ -5,6 +5,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    globalSetup: ["test/support/run-tmpdir.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

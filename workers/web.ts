@@ -1,4 +1,4 @@
 // Procfile `web`: the HTTP API only (ingest, admin, metrics). Scale it horizontally.
 import { boot } from "../src/runtime/boot.ts";
 
-await boot({ defaultRoles: ["api"], devRedis: false });
+await boot({ defaultRoles: ["api"], development: false });

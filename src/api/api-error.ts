@@ -6,9 +6,12 @@ import type { IngestErrorCode } from "../ingest/ingest-error.ts";
 export type ApiErrorCode =
   | IngestErrorCode
   | "unauthorized"
+  | "forbidden"
   | "not_found"
   | "invalid_request"
+  | "unsupported_media_type"
   | "conflict"
+  | "too_many_replays"
   | "too_many_endpoints"
   | "not_ready"
   | "internal";

@@ -72,7 +72,11 @@ const hookMessageHeaders = {
     "x-switchyard-id": { type: "string", description: "Hook id." },
     "x-switchyard-source": { type: "string" },
     "x-switchyard-tenant": { type: "string", description: "Absent when the hook has no tenant." },
-    "x-switchyard-idempotency-key": { type: "string" },
+    "x-switchyard-idempotency-key": {
+      type: "string",
+      description:
+        "The message's idempotency_key, percent-encoded: UTF-8 bytes outside visible ASCII, and %, as %XX (decodeURIComponent gives it back).",
+    },
     "x-switchyard-attempt": { type: "string", description: "Delivery attempt, 1 for the first." },
     "x-switchyard-replay-id": { type: "string", description: "Present on replayed deliveries." },
     traceparent: {

@@ -4,6 +4,8 @@
 import { z } from "zod";
 import { NAME } from "../config/schema.ts";
 import { isEventTypePattern } from "../domain/event.ts";
+import { hasMaskedPassword } from "../domain/masked-url.ts";
+import { PAYLOAD_FORMATS } from "../domain/outbound-body.ts";
 import { ApiError } from "./api-error.ts";
 import { ENDPOINT_BODY_MAX_BYTES, readJsonCapped } from "./read-body.ts";
 
@@ -63,7 +65,8 @@ const url = z
     } catch {
       return false;
     }
-  }, "must be an absolute http or https URL");
+  }, "must be an absolute http or https URL")
+  .refine((value) => !hasMaskedPassword(value), "send the real password, not ***");
 
 const eventTypes = z
   .array(
@@ -72,7 +75,16 @@ const eventTypes = z
       .refine(isEventTypePattern, "must be an event type (order.paid), a prefix wildcard (order.*) or *"),
   )
   .min(1, "must list at least one event type pattern")
-  .max(MAX_EVENT_TYPES, `at most ${MAX_EVENT_TYPES} patterns`);
+  .max(MAX_EVENT_TYPES, `at most ${MAX_EVENT_TYPES} patterns`)
+  .superRefine((patterns, ctx) => {
+    // A set: a pattern listed twice is a mistake, refused rather than silently kept twice.
+    const seen = new Set<string>();
+    patterns.forEach((pattern, i) => {
+      if (seen.has(pattern))
+        ctx.addIssue({ code: "custom", path: [i], message: `"${pattern}" is listed twice` });
+      seen.add(pattern);
+    });
+  });
 
 const headers = z.record(z.string(), z.string()).superRefine((record, ctx) => {
   const names = Object.keys(record);
@@ -105,6 +117,7 @@ const description = z
   .max(MAX_DESCRIPTION_LENGTH, `must be at most ${MAX_DESCRIPTION_LENGTH} characters`);
 const tenant = z.string().regex(NAME, "must match [A-Za-z0-9_-]{1,64}");
 const secret = z.string().max(200, "is too long");
+const payloadFormat = z.enum(PAYLOAD_FORMATS, { error: `must be one of ${PAYLOAD_FORMATS.join(", ")}` });
 
 export const createEndpointBody = z.strictObject({
   url,
@@ -113,6 +126,7 @@ export const createEndpointBody = z.strictObject({
   tenant: tenant.optional(),
   rate_limit_per_s: rateLimit.optional(),
   headers: headers.optional(),
+  payload_format: payloadFormat.optional(),
   description: description.optional(),
   disabled: z.boolean().optional(),
 });
@@ -123,6 +137,7 @@ export const patchEndpointBody = z.strictObject({
   event_types: eventTypes.optional(),
   headers: headers.optional(),
   rate_limit_per_s: rateLimit.nullable().optional(),
+  payload_format: payloadFormat.optional(),
   description: description.nullable().optional(),
   disabled: z.boolean().optional(),
   // Accepted only to answer with a clear message: the tenant of an endpoint is fixed at creation.

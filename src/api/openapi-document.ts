@@ -10,7 +10,8 @@ const json = (schema: Record<string, unknown>): Record<string, unknown> => ({
   content: { "application/json": { schema } },
 });
 const error = (description: string): Record<string, unknown> => ({ description, ...json(ref("Error")) });
-const admin = [{ bearer: [] }, { basic: [] }];
+// The JSON API takes bearer tokens only; basic auth is for the dashboard's browsers.
+const admin = [{ bearer: [] }];
 const pathParam = (name: string, description: string): Record<string, unknown> => ({
   name,
   in: "path",
@@ -29,6 +30,32 @@ const adminErrors = {
   "401": error("No valid admin token."),
   "404": error("Unknown id, or it belongs to a tenant the token is not bound to."),
 };
+
+const WRITES = new Set(["post", "put", "patch", "delete"]);
+
+/** Add the answers every admin write can get (the cross-site guard) to each write of `paths`. */
+function withWriteErrors(
+  paths: Record<string, Record<string, unknown>>,
+): Record<string, Record<string, unknown>> {
+  const writeErrors = {
+    "403": error("forbidden: sent from a page of another origin that admin.allowed_origins does not list."),
+    "415": error("unsupported_media_type: a write must be Content-Type: application/json, body or not."),
+  };
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, ops]) => [
+      path,
+      !path.startsWith("/v1/")
+        ? ops
+        : Object.fromEntries(
+            Object.entries(ops).map(([method, op]) => {
+              if (!WRITES.has(method)) return [method, op];
+              const { responses } = op as { responses: Record<string, unknown> };
+              return [method, { ...(op as object), responses: { ...responses, ...writeErrors } }];
+            }),
+          ),
+    ]),
+  );
+}
 
 const ingest = (summary: string, params: Record<string, unknown>[]): Record<string, unknown> => ({
   post: {
@@ -60,10 +87,10 @@ export const openApiDocument = {
     title: "Switchyard HTTP API",
     version: "1.0.0",
     description:
-      "Webhook gateway: inbound webhooks, health, metrics, and the admin API (DLQ, replay, breakers, claims, outbound endpoints).",
+      "Webhook gateway: inbound webhooks, health, metrics, and the admin API (DLQ, replay, breakers, claims, outbound endpoints). The admin API takes bearer tokens only; every write (POST, PUT, PATCH, DELETE) must be Content-Type: application/json and is refused from another origin's pages unless admin.allowed_origins lists it.",
   },
   tags: [{ name: "inbound" }, { name: "operations" }, { name: "admin" }],
-  paths: {
+  paths: withWriteErrors({
     "/webhooks/{source}": ingest("Receive a webhook for a source", [pathParam("source", "Source name.")]),
     "/webhooks/{tenant}/{source}": ingest("Receive a webhook for a source, tenant from the path", [
       pathParam(
@@ -145,8 +172,9 @@ export const openApiDocument = {
         summary: "Dead-lettered deliveries, newest first, without bodies",
         security: admin,
         parameters: [
-          query("source", "Source name."),
-          query("sink", "Sink name."),
+          query("source", "Source name (inbound entries)."),
+          query("sink", "Sink name (inbound entries)."),
+          query("endpoint", "Endpoint id, ep_… (outbound entries)."),
           query("error_class", "permanent, throttled or transient."),
           query("since", "ISO 8601 or epoch ms."),
           query("until", "ISO 8601 or epoch ms."),
@@ -186,18 +214,24 @@ export const openApiDocument = {
       get: {
         tags: ["admin"],
         summary: "Bull Board dashboard over every queue (HTML; basic auth with the token as password)",
-        security: admin,
+        description:
+          "The board's own writes (retry, clean, promote, …) are refused from pages of other origins (403); its POSTs must be JSON (415).",
+        security: [{ basic: [] }, { bearer: [] }],
         responses: {
           "200": { description: "Dashboard.", content: { "text/html": {} } },
           "401": error("No valid admin token."),
         },
       },
     },
-  },
+  }),
   components: {
     securitySchemes: {
       bearer: { type: "http", scheme: "bearer", description: "An admin token from `admin.tokens`." },
-      basic: { type: "http", scheme: "basic", description: "Any user name, an admin token as the password." },
+      basic: {
+        type: "http",
+        scheme: "basic",
+        description: "Any user name, an admin token as the password: /admin/queues only, never the /v1 API.",
+      },
     },
     schemas: { ...openApiSchemas, ...breakerSchemas },
   },

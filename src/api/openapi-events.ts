@@ -27,7 +27,10 @@ export function eventPaths(h: OpenApiHelpers): Record<string, Schema> {
             required: ["type", "payload"],
             properties: {
               type: { type: "string", description: "Dot-separated name, e.g. order.paid." },
-              payload: { description: "Any JSON value; its bytes are signed and sent as is." },
+              payload: {
+                description:
+                  'Any JSON value. Endpoints receive it as data of {"type","timestamp","data"} (the Standard Webhooks payload shape), or as is with payload_format raw.',
+              },
               id: { type: "string", description: "Your id (makes re-publishing idempotent per endpoint)." },
               tenant: { type: "string", description: "Only with a token not bound to a tenant." },
             },

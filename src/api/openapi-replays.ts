@@ -10,6 +10,7 @@ const dlqFilter = {
   properties: {
     source: { type: "string" },
     sink: { type: "string" },
+    endpoint: { type: "string", description: "An endpoint id (ep_…): its outbound deliveries." },
     error_class: { enum: ["permanent", "throttled", "transient"] },
     since: { type: "string", format: "date-time" },
     until: { type: "string", format: "date-time" },
@@ -40,6 +41,9 @@ export function replayPaths(h: OpenApiHelpers): Record<string, Schema> {
           },
           "400": error("invalid_request."),
           "401": error("No valid admin token."),
+          "429": error(
+            "too_many_replays: the tenant already has replays.max_per_tenant replays running or paused.",
+          ),
         },
       },
       get: {

@@ -1,6 +1,7 @@
 // The response shapes /openapi.json refers to, kept beside the path list in openapi-document.ts. Enums come
 // from the code that defines them, so the document cannot drift from what the API answers.
 import { ERROR_CLASSES } from "../domain/error-class.ts";
+import { PAYLOAD_FORMATS } from "../domain/outbound-body.ts";
 import { REPLAY_STATES } from "../domain/replay.ts";
 import {
   MAX_DESCRIPTION_LENGTH,
@@ -17,6 +18,11 @@ export const ref = (name: string): Record<string, unknown> => ({ $ref: `#/compon
 const string = { type: "string" } as const;
 const integer = { type: "integer" } as const;
 const instant = { type: "string", format: "date-time" } as const;
+const payloadFormat = {
+  enum: PAYLOAD_FORMATS,
+  description:
+    'The delivery body. standard (the default): {"type":"order.paid","timestamp":"<ISO 8601, the event\'s creation time>","data":<payload>}. raw: the payload alone.',
+} as const;
 
 /** The writable endpoint fields; `nullable` lets a patch clear the optional ones. */
 function endpointFields(extra: Record<string, unknown>, nullable = false): Record<string, unknown> {
@@ -37,6 +43,7 @@ function endpointFields(extra: Record<string, unknown>, nullable = false): Recor
         "Not hop-by-hop, host, content-*, webhook-* or x-switchyard-* headers. Replaces the whole set.",
     },
     rate_limit_per_s: { type: orNull("integer"), minimum: 1, maximum: MAX_RATE_LIMIT_PER_S },
+    payload_format: payloadFormat,
     description: { type: orNull("string"), maxLength: MAX_DESCRIPTION_LENGTH },
     disabled: { type: "boolean" },
     ...extra,
@@ -93,14 +100,20 @@ export const openApiSchemas = {
   },
   DlqEntry: {
     type: "object",
+    description:
+      "A dead delivery, one shape for both directions: inbound (a hook to a sink) and outbound (an event to an endpoint).",
+    required: ["id", "direction", "target", "error_class", "reason", "attempts", "dead_at"],
     properties: {
       id: { ...string, description: "The delivery id (dl_…)." },
-      hook_id: string,
-      event_id: string,
-      source: string,
+      direction: { enum: ["inbound", "outbound"] },
+      target: { ...string, description: "The sink name (inbound) or endpoint id (outbound)." },
+      hook_id: { ...string, description: "Inbound only: the hook delivered." },
+      event_id: { ...string, description: "Outbound only: the event delivered." },
+      source: { ...string, description: "Inbound only: the source the hook came in on." },
+      event_type: { ...string, description: "Outbound only: the event's type (order.paid)." },
       tenant: string,
-      sink: string,
-      endpoint: string,
+      sink: { ...string, description: "Inbound only: the target, as the sink filter names it." },
+      endpoint: { ...string, description: "Outbound only: the target, as the endpoint filter names it." },
       error_class: { enum: ERROR_CLASSES },
       reason: string,
       status_code: integer,
@@ -130,13 +143,15 @@ export const openApiSchemas = {
         description: "Extra request headers; credential-like values are shown as [redacted].",
       },
       rate_limit_per_s: integer,
+      payload_format: payloadFormat,
       disabled: { type: "boolean" },
       disabled_reason: string,
       disabled_at: instant,
       description: string,
       version: {
         ...integer,
-        description: "Bumped by every change of url, event_types, headers, secret or disabled.",
+        description:
+          "Bumped by every change of url, event_types, headers, payload_format, secret or disabled.",
       },
       created_at: instant,
       updated_at: instant,

@@ -40,9 +40,12 @@ export function deliveryView(row: DeliveryRow): Record<string, unknown> {
 export function dlqEntryView(e: DlqEntry): Record<string, unknown> {
   return {
     id: e.id,
+    direction: e.direction,
+    target: e.target,
     hook_id: e.hook_id,
     event_id: e.event_id,
     source: e.source,
+    event_type: e.event_type,
     tenant: e.tenant,
     sink: e.sink,
     endpoint: e.endpoint,

@@ -54,7 +54,9 @@ export class AdminClient {
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { accept: "application/json" };
     if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`;
-    if (body !== undefined) headers["content-type"] = "application/json";
+    // The API refuses any write that does not declare JSON, body-less ones (DELETE, rotate-secret) too.
+    if (body !== undefined || !["GET", "HEAD"].includes(method.toUpperCase()))
+      headers["content-type"] = "application/json";
     let res: Response;
     try {
       res = await this.fetch(`${this.url}${path}`, {

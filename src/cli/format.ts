@@ -18,12 +18,17 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
   return [line(headers), ...rows.map(line)].join("\n");
 }
 
-/** What `dlq list` shows of an entry (the API's JSON shape). */
+/** What `dlq list` shows of an entry (the API's JSON shape, the same for both directions). */
 export interface DlqEntryJson {
   readonly id: string;
-  readonly source: string;
+  /** Absent from servers older than this CLI; then `sink` tells the direction. */
+  readonly direction?: "inbound" | "outbound";
+  readonly target?: string;
+  readonly source?: string;
+  readonly event_type?: string;
   readonly tenant?: string;
-  readonly sink: string;
+  readonly sink?: string;
+  readonly endpoint?: string;
   readonly error_class: string;
   readonly reason: string;
   readonly attempts: number;
@@ -34,17 +39,21 @@ export interface DlqEntryJson {
 export function dlqTable(entries: readonly DlqEntryJson[]): string {
   if (entries.length === 0) return "no dead deliveries match";
   return table(
-    ["DEAD AT", "ID", "SOURCE", "TENANT", "SINK", "CLASS", "ATTEMPTS", "REASON"],
-    entries.map((e) => [
-      e.dead_at,
-      e.id,
-      e.source,
-      e.tenant ?? "-",
-      e.sink,
-      e.error_class,
-      String(e.attempts),
-      truncate(e.reason, 60),
-    ]),
+    ["DEAD AT", "ID", "DIRECTION", "SOURCE/TYPE", "TARGET", "TENANT", "CLASS", "ATTEMPTS", "REASON"],
+    entries.map((e) => {
+      const inbound = (e.direction ?? (e.sink !== undefined ? "inbound" : "outbound")) === "inbound";
+      return [
+        e.dead_at,
+        e.id,
+        inbound ? "inbound" : "outbound",
+        (inbound ? e.source : e.event_type) ?? "-",
+        e.target ?? e.sink ?? e.endpoint ?? "-",
+        e.tenant ?? "-",
+        e.error_class,
+        String(e.attempts),
+        truncate(e.reason, 60),
+      ];
+    }),
   );
 }
 

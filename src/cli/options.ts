@@ -12,6 +12,7 @@ export class UsageError extends Error {}
 export interface DlqFilterArgs {
   readonly source?: string;
   readonly sink?: string;
+  readonly endpoint?: string;
   readonly error_class?: string;
   /** ISO 8601 (relative forms like `1h` are resolved at parse time). */
   readonly since?: string;
@@ -50,8 +51,11 @@ export function addPaging(cmd: Command, max: number): Command {
 /** The filters of `dlq list` and `dlq replay`, as the API names them. */
 export function addDlqFilters(cmd: Command): Command {
   return cmd
-    .option("--source <name>", "only this source")
-    .option("--sink <name>", "only this sink")
+    .option("--source <name>", "only this source (inbound deliveries)")
+    .option("--sink <name>", "only this sink (inbound deliveries)")
+    .addOption(
+      new Option("--endpoint <id>", "only this endpoint (outbound deliveries, ep_…)").argParser(endpointId),
+    )
     .addOption(
       new Option("--error-class <class>", "only this error class").choices([
         "permanent",
@@ -63,9 +67,17 @@ export function addDlqFilters(cmd: Command): Command {
     .option("--until <time>", "dead at or before TIME");
 }
 
+/** An endpoint id as the CLI accepts it, checked before it reaches the API. */
+export function endpointId(value: string): string {
+  if (!/^ep_[0-9a-z]{26}$/.test(value))
+    throw new InvalidArgumentError(`"${value}" is not an endpoint id (ep_…)`);
+  return value;
+}
+
 interface FilterOptions {
   readonly source?: string;
   readonly sink?: string;
+  readonly endpoint?: string;
   readonly errorClass?: string;
   readonly since?: string;
   readonly until?: string;
@@ -76,6 +88,7 @@ export function filterOf(v: FilterOptions, now: number = Date.now()): DlqFilterA
   const out: Record<string, string> = {};
   if (v.source !== undefined) out.source = v.source;
   if (v.sink !== undefined) out.sink = v.sink;
+  if (v.endpoint !== undefined) out.endpoint = v.endpoint;
   if (v.errorClass !== undefined) out.error_class = v.errorClass;
   if (v.since !== undefined) out.since = parseTime(v.since, "--since", now);
   if (v.until !== undefined) out.until = parseTime(v.until, "--until", now);

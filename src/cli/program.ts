@@ -6,6 +6,8 @@ import { registerConfigCommands } from "./commands/config.ts";
 import { registerDlqCommands } from "./commands/dlq.ts";
 import { registerHookCommands } from "./commands/hooks.ts";
 import { registerIncidentCommands } from "./commands/incident.ts";
+import { registerMigrateCommand } from "./commands/migrate.ts";
+import { registerStartCommands } from "./commands/start.ts";
 import { commandContext } from "./context.ts";
 import type { CliIo } from "./io.ts";
 
@@ -13,13 +15,14 @@ const AFTER_HELP = `
 Admin commands call the API at $SWITCHYARD_URL (default http://127.0.0.1:3000) with the bearer
 token in $SWITCHYARD_ADMIN_TOKEN; --url overrides the address. Every command has --help.
 
-Exit codes: 0 ok, 1 failed, 64 usage error, 69 API unreachable, 77 token refused, 78 config invalid.`;
+Exit codes: 0 ok, 1 failed, 64 usage error, 69 API or Redis unreachable, 77 token refused,
+78 config invalid or data layout refused.`;
 
 /** The program, writing to `io`; `setExit` receives the exit code of the command that ran. */
 export function buildProgram(io: CliIo, setExit: (code: number) => void): Command {
   const program = new Command("switchyard")
     .description(
-      "Switchyard webhook gateway: check its config, inspect and replay dead deliveries, watch breakers.",
+      "Switchyard webhook gateway: run its roles, migrate its data layout, check its config, inspect and replay dead deliveries, watch breakers.",
     )
     .option("--url <url>", "admin API address (overrides $SWITCHYARD_URL)")
     // Settings before the subcommands: commander copies them into each one as it is created.
@@ -37,5 +40,7 @@ export function buildProgram(io: CliIo, setExit: (code: number) => void): Comman
   registerDlqCommands(program, ctx);
   registerHookCommands(program, ctx);
   registerIncidentCommands(program, ctx);
+  registerMigrateCommand(program, ctx);
+  registerStartCommands(program, ctx);
   return program;
 }

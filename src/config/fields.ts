@@ -2,6 +2,7 @@
 // numbers that may arrive quoted from `${VAR}`, and the retry and breaker shapes that several
 // sections override piece by piece.
 import { z } from "zod";
+import { strict } from "./unknown-keys.ts";
 
 /** Names that end up in URLs, Redis keys and BullMQ queue names: no `:`, bounded. */
 export const NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -10,7 +11,7 @@ export const name = z.string().regex(NAME, "must match [A-Za-z0-9_-]{1,64}");
 export const positiveInt = z.coerce.number().int().positive();
 export const nonNegativeInt = z.coerce.number().int().nonnegative();
 
-export const retry = z.object({
+export const retry = strict.object({
   base_ms: positiveInt.default(1000),
   max_ms: positiveInt.default(3_600_000),
   max_attempts: positiveInt.max(1000).default(25),
@@ -18,7 +19,7 @@ export const retry = z.object({
 });
 export type RetryConfig = z.infer<typeof retry>;
 
-export const breaker = z.object({
+export const breaker = strict.object({
   failures: positiveInt.default(5),
   open_ms: positiveInt.default(30_000),
   max_open_ms: positiveInt.default(300_000),

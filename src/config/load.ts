@@ -2,11 +2,11 @@
 // operator can fix the file without reading our source; callers exit 78 (EX_CONFIG) on ConfigError.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { parseDocument } from "yaml";
 import type { z } from "zod";
 import { type EnvDefault, applyEnvDefaults, envSourceOf } from "./env-defaults.ts";
-import { InterpolationError, interpolate } from "./interpolate.ts";
+import { InterpolationError, parseInterpolated } from "./interpolate.ts";
 import { type Config, configSchema } from "./schema.ts";
+import { unknownKeyMessages } from "./unknown-keys.ts";
 
 export const EX_CONFIG = 78;
 
@@ -30,15 +30,24 @@ export function resolveConfigPath(env: Readonly<Record<string, string | undefine
   return BUNDLED_CONFIG;
 }
 
-function formatPath(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".") || "(root)";
+/** A key path as an operator writes it: `sinks.out.url`, `admin.tokens[0]`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return (
+    path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("") ||
+    "(root)"
+  );
 }
 
 function formatIssues(error: z.ZodError, fromEnv: readonly EnvDefault[]): string[] {
-  return error.issues.map((issue) => {
+  return error.issues.flatMap((issue) => {
+    // One issue names every unknown key of an object: one line each, at the key's own path.
+    if (issue.code === "unrecognized_keys") {
+      const messages = unknownKeyMessages(issue.keys, issue.message);
+      return issue.keys.map((key, i) => `${formatPath([...issue.path, key])}: ${messages[i] ?? ""}`);
+    }
     const variable = envSourceOf(issue.path, fromEnv);
     const origin = variable === undefined ? "" : ` (from environment variable ${variable})`;
-    return `${formatPath(issue.path)}: ${issue.message}${origin}`;
+    return [`${formatPath(issue.path)}: ${issue.message}${origin}`];
   });
 }
 
@@ -51,14 +60,13 @@ export function parseConfig(
   file: string,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Config {
-  let expanded: string;
+  let doc: ReturnType<typeof parseInterpolated>;
   try {
-    expanded = interpolate(text, env);
+    doc = parseInterpolated(text, env);
   } catch (err) {
     if (err instanceof InterpolationError) throw new ConfigError(`${file}: ${err.message}`, file);
     throw err;
   }
-  const doc = parseDocument(expanded);
   if (doc.errors.length > 0) {
     throw new ConfigError(
       `${file}: not valid YAML`,

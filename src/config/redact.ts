@@ -1,12 +1,16 @@
 // What `print-config` shows: the effective config with every credential replaced, so it can be pasted
 // into a ticket. Redaction errs towards hiding: values under credential-like keys, every sink header
 // value (providers name their auth headers anything: X-Auth-Token, PRIVATE-TOKEN), and the userinfo,
-// query string and fragment of anything shaped like a URL or a `user:pw@host` broker address.
+// query string, fragment and path beyond its first segment of anything shaped like a URL, and the
+// userinfo of a `user:pw@host` broker address.
 
 /** Keys whose string values are credentials, wherever they appear. */
 const SECRET_KEY = /secret|token|passw|api[-_]?key|signing[-_]?key|credential|authorization|cookie/i;
-/** Keys whose every value is masked: HTTP headers can carry a credential under any name. */
-const ALL_VALUES_KEY = /^headers$/i;
+/**
+ * Keys whose every value is masked, names kept: HTTP headers can carry a credential under any name, and
+ * `secrets_by_tenant` maps tenant names (fine to show) to secrets.
+ */
+const ALL_VALUES_KEY = /^(headers|secrets_by_tenant)$/i;
 export const MASK = "[redacted]";
 
 /**
@@ -15,7 +19,22 @@ export const MASK = "[redacted]";
  */
 const ADDRESS = /^([a-z][a-z0-9+._-]*:\/\/)?([^/?#\s]*)(.*)$/is;
 
-/** Mask the userinfo of `value`, and its query and fragment when it has a scheme. */
+/**
+ * A path keeps its first segment (`/hooks`, a vhost, a database number); the rest may be a credential
+ * (Slack's `/services/T…/B…/<token>`, a relay's `/in/<token>`) and becomes one masked segment.
+ */
+function maskLaterSegments(rest: string): string {
+  const end = rest.search(/[?#]/);
+  const path = end < 0 ? rest : rest.slice(0, end);
+  const second = path.indexOf("/", 1);
+  if (!path.startsWith("/") || second < 0 || second === path.length - 1) return rest;
+  return `${path.slice(0, second)}/${MASK}${end < 0 ? "" : rest.slice(end)}`;
+}
+
+/**
+ * Mask the userinfo of `value`, and when it has a scheme its query, fragment and every path segment
+ * after the first.
+ */
 export function redactAddress(value: string): string {
   const match = ADDRESS.exec(value);
   if (!match) return value;
@@ -25,7 +44,9 @@ export function redactAddress(value: string): string {
   const at = authority.lastIndexOf("@");
   if (at >= 0) authority = `${MASK}@${authority.slice(at + 1)}`;
   if (scheme !== "") {
-    rest = rest.replace(/\?[^#]*/, `?${MASK}`).replace(/#.*$/s, `#${MASK}`);
+    rest = maskLaterSegments(rest)
+      .replace(/\?[^#]*/, `?${MASK}`)
+      .replace(/#.*$/s, `#${MASK}`);
   }
   return `${scheme}${authority}${rest}`;
 }
@@ -40,13 +61,15 @@ function maskValue(value: unknown): unknown {
 
 /** A deep copy of `value` with credentials masked. */
 export function redact(value: unknown, key?: string): unknown {
+  if (key !== undefined && ALL_VALUES_KEY.test(key) && value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? v.map(() => MASK) : MASK]),
+    );
+  }
   if (key !== undefined && SECRET_KEY.test(key)) return maskValue(value);
   if (typeof value === "string") return redactAddress(value);
   if (Array.isArray(value)) return value.map((v) => redact(v));
   if (value !== null && typeof value === "object") {
-    if (key !== undefined && ALL_VALUES_KEY.test(key)) {
-      return Object.fromEntries(Object.keys(value).map((k) => [k, MASK]));
-    }
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, k)]));
   }
   return value;

@@ -1,12 +1,13 @@
 // Where Switchyard keeps its state: one Redis (`redis.url`) or a Redis Cluster (`redis.cluster.nodes`),
 // the key prefix, and how durable an acknowledgement is (`durability`).
 import { z } from "zod";
+import { strict } from "./unknown-keys.ts";
 import { name, nonNegativeInt, positiveInt } from "./fields.ts";
 
 const REDIS_URL = /^rediss?:\/\//;
 const redisUrl = z.string().regex(REDIS_URL, "must be a redis:// or rediss:// URL");
 
-export const redisSchema = z
+export const redisSchema = strict
   .object({
     url: redisUrl.default("redis://127.0.0.1:6379"),
     prefix: name.default("sy"),
@@ -14,7 +15,7 @@ export const redisSchema = z
      * Seeds of a Redis Cluster (any few of its nodes; the client finds the rest). When set, every
      * connection is a cluster client and `url` is not used.
      */
-    cluster: z.object({ nodes: z.array(redisUrl).min(1) }).optional(),
+    cluster: strict.object({ nodes: z.array(redisUrl).min(1) }).optional(),
     /**
      * Refuse to start on a Redis whose maxmemory-policy could evict records (anything but
      * noeviction); off, it is a loud warning.
@@ -24,7 +25,7 @@ export const redisSchema = z
   .prefault({});
 export type RedisConfig = z.infer<typeof redisSchema>;
 
-export const durabilitySchema = z
+export const durabilitySchema = strict
   .object({
     /**
      * Replicas that must hold a hook before it is acknowledged (Redis WAIT); on a cluster, on the

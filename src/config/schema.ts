@@ -2,10 +2,14 @@
 // Config type and never re-checks a value. Sinks and sources have their own modules; the cross-field
 // refusals (retention against retries and dedup, unknown sinks) are here, warnings in warnings.ts.
 import { z } from "zod";
+import { dedupAgreement } from "./dedup-agreement.ts";
+import { strict } from "./unknown-keys.ts";
 import { breaker, name, positiveInt, retry } from "./fields.ts";
 import { durabilitySchema, redisSchema } from "./redis-schema.ts";
 import { sinkSchema } from "./sink-schema.ts";
 import { source } from "./source-schema.ts";
+import { tenantSecretsIssues } from "./tenant-secrets.ts";
+import { refuseDuplicateEntries } from "./unique-lists.ts";
 
 export { NAME } from "./fields.ts";
 export type { BreakerConfig, RetryConfig } from "./fields.ts";
@@ -22,11 +26,21 @@ export type { DedupConfig, SourceConfig, VerifyConfig } from "./source-schema.ts
 // A plain string may be empty (an unset `${VAR:-}`): it grants nothing and is dropped.
 const adminToken = z.union([
   z.string().refine((t) => t.length === 0 || t.length >= 16, "admin tokens must be at least 16 characters"),
-  z.object({
+  strict.object({
     token: z.string().min(16, "admin tokens must be at least 16 characters"),
     tenant: name.optional(),
   }),
 ]);
+
+// An exact origin as a browser sends it in `Origin`: scheme, host and port only, no wildcard.
+const allowedOrigin = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.origin === value;
+  } catch {
+    return false;
+  }
+}, "must be an origin as browsers send it, like https://ops.example.com (scheme, host and optional port; no path, no trailing slash, no wildcard)");
 
 /** pino's levels; `silent` turns the log off. */
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
@@ -34,11 +48,11 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 // The constant defaults below are the last resort: the loader first fills `http.port`, `redis.url`
 // and `log_level` from PORT, REDIS_URL and LOG_LEVEL when the file leaves them out (env-defaults.ts).
-export const configSchema = z
+export const configSchema = strict
   .object({
     log_level: z.enum(LOG_LEVELS).default("info"),
     redis: redisSchema,
-    http: z
+    http: strict
       .object({
         port: z.coerce.number().int().min(0).max(65535).default(3000),
         /**
@@ -71,7 +85,7 @@ export const configSchema = z
      * delivery keeps its record alive however long it takes).
      */
     retention_s: positiveInt.default(604_800),
-    recovery: z
+    recovery: strict
       .object({
         /** Time between recovery ticks (reconcile, trim). */
         interval_ms: positiveInt.default(30_000),
@@ -79,8 +93,26 @@ export const configSchema = z
         stale_after_ms: positiveInt.default(60_000),
       })
       .prefault({}),
-    admin: z.object({ tokens: z.array(adminToken).default([]) }).prefault({}),
-    dispatch: z
+    admin: strict
+      .object({
+        tokens: z.array(adminToken).default([]),
+        /**
+         * Web pages of other origins that may send state-changing admin requests (and get CORS on /v1).
+         * Empty: only the gateway's own pages and non-browser clients.
+         */
+        allowed_origins: z.array(allowedOrigin).default([]),
+      })
+      .prefault({}),
+    replays: strict
+      .object({
+        /**
+         * Replays one tenant may have running or paused at once (the untenanted admin token counts as
+         * one tenant); another answers 429 too_many_replays. Keeps one tenant from filling the runners.
+         */
+        max_per_tenant: positiveInt.max(10_000).default(10),
+      })
+      .prefault({}),
+    dispatch: strict
       .object({
         concurrency: positiveInt.max(10_000).default(64),
         attempt_timeout_ms: positiveInt.default(30_000),
@@ -95,14 +127,14 @@ export const configSchema = z
       })
       .prefault({}),
     /** Hooks kept after failing verification (sources with on_verify_failure: quarantine). */
-    quarantine: z
+    quarantine: strict
       .object({
         max_entries: positiveInt.max(1_000_000).default(1000),
         max_bytes: positiveInt.default(16 * 1024 * 1024),
         ttl_s: positiveInt.default(86_400),
       })
       .prefault({}),
-    outbound: z
+    outbound: strict
       .object({
         /** Let endpoints point at private, loopback or link-local addresses (the SSRF guard off). */
         allow_private: z.boolean().default(false),
@@ -128,6 +160,7 @@ export const configSchema = z
     sources: z.record(name, source),
   })
   .superRefine((cfg, ctx) => {
+    refuseDuplicateEntries(cfg, ctx);
     // A delivery may retry for max_elapsed_ms and a duplicate is recognised for dedup_ttl_s: a record
     // kept for less than either would vanish under a live delivery or let a duplicate through.
     const retentionMs = cfg.retention_s * 1000;
@@ -164,6 +197,16 @@ export const configSchema = z
       }
     }
     for (const [sourceName, src] of Object.entries(cfg.sources)) {
+      // A hook is deduplicated on what its signature covers, and a per-tenant secret binds its tenant.
+      const agreement = dedupAgreement(src.verify, src.dedup);
+      if (agreement.kind === "refused")
+        ctx.addIssue({ code: "custom", path: ["sources", sourceName, "dedup"], message: agreement.message });
+      for (const issue of tenantSecretsIssues(src))
+        ctx.addIssue({
+          code: "custom",
+          path: ["sources", sourceName, ...issue.path],
+          message: issue.message,
+        });
       src.tenants?.forEach((tenant, i) => {
         if (src.tenants?.indexOf(tenant) !== i) {
           ctx.addIssue({

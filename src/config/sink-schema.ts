@@ -1,9 +1,10 @@
 // The `sinks:` section: one schema per sink type, told apart by `type`. Options every type takes
 // (concurrency, claim check, breaker overrides) are declared once.
 import { z } from "zod";
+import { strict } from "./unknown-keys.ts";
 import { breaker, nonNegativeInt, positiveInt } from "./fields.ts";
 
-const batch = z.object({
+const batch = strict.object({
   max: positiveInt.max(10_000).default(256),
   max_delay_ms: nonNegativeInt.default(5),
 });
@@ -26,7 +27,7 @@ const sinkCommon = {
   partitions: positiveInt.max(256).optional(),
 };
 
-const httpSink = z.object({
+const httpSink = strict.object({
   type: z.literal("http"),
   url: z.url({ protocol: /^https?$/ }),
   method: z.enum(["POST", "PUT", "PATCH"]).default("POST"),
@@ -36,7 +37,7 @@ const httpSink = z.object({
   ...sinkCommon,
 });
 
-const amqpSink = z.object({
+const amqpSink = strict.object({
   type: z.literal("amqp"),
   url: z.string().regex(/^amqps?:\/\//, "must be an amqp:// or amqps:// URL"),
   exchange: z.string().min(1),
@@ -46,14 +47,14 @@ const amqpSink = z.object({
   ...sinkCommon,
 });
 
-const kafkaSink = z.object({
+const kafkaSink = strict.object({
   type: z.literal("kafka"),
   brokers: z.array(z.string().min(1)).min(1),
   topic: z.string().min(1),
   key: z.string().default("{tenant}/{source}"),
   client_id: z.string().default("switchyard"),
   ssl: z.boolean().default(false),
-  sasl: z
+  sasl: strict
     .object({
       mechanism: z.enum(["plain", "scram-sha-256", "scram-sha-512"]),
       username: z.string(),
@@ -64,7 +65,7 @@ const kafkaSink = z.object({
   ...sinkCommon,
 });
 
-const logSink = z.object({
+const logSink = strict.object({
   type: z.literal("log"),
   level: z.enum(["trace", "debug", "info", "warn", "error"]).default("info"),
   ...sinkCommon,

@@ -1,6 +1,7 @@
 // Cross-field checks that do not stop boot but name a combination that will hurt in production: the
 // boot logs them and `switchyard check-config` prints them. Refusals (a retention shorter than a
 // retry, an unknown sink) are the schema's; what is only risky is said here, with the key to change.
+import { dedupAgreement } from "./dedup-agreement.ts";
 import type { Config } from "./schema.ts";
 
 export interface ConfigWarning {
@@ -57,7 +58,33 @@ function unscrapedDeliveryMetrics(config: Config, roles: ProcessRoles): ConfigWa
   ];
 }
 
+/**
+ * A source whose scheme signs only the body, deduplicated on a header: whoever holds one of its requests
+ * (a sink consumer, a proxy log) can re-send the signed body under a new header value and have it
+ * accepted again. The API role is the one that ingests.
+ */
+function unsignedDedupHeaders(config: Config, roles: ProcessRoles): ConfigWarning[] {
+  if (!roles.api) return [];
+  return Object.entries(config.sources).flatMap(([name, src]) => {
+    const agreement = dedupAgreement(src.verify, src.dedup);
+    if (agreement.kind !== "unsigned_header") return [];
+    return [
+      {
+        path: `sources.${name}.dedup`,
+        message:
+          `keys on ${agreement.header}, which a ${src.verify.type} signature does not cover: a captured ` +
+          `request re-sent with a new ${agreement.header} passes verification ${agreement.window} and is ` +
+          `accepted as a new hook. Dedup on what is signed instead: body, or a { json: … } id field.`,
+      },
+    ];
+  });
+}
+
 /** Every warning for `config` in a process running `roles`; empty when there is nothing to say. */
 export function configWarnings(config: Config, roles: ProcessRoles): ConfigWarning[] {
-  return [...unusableClaimUrls(config, roles), ...unscrapedDeliveryMetrics(config, roles)];
+  return [
+    ...unusableClaimUrls(config, roles),
+    ...unscrapedDeliveryMetrics(config, roles),
+    ...unsignedDedupHeaders(config, roles),
+  ];
 }

@@ -1,14 +1,15 @@
 // Outbound delivery: the attempt runner with a registered endpoint as its target. Many endpoints share
 // a few queues, so an endpoint that hangs or fails is bounded explicitly, by limits every worker
 // process shares in Redis: its breaker, its concurrency slots and its rate. A delivery over any of them
-// waits (parked, no attempt spent). The event is signed with Standard Webhooks headers (one signature
-// per live secret) and posted through the SSRF-guarded agent.
+// waits (parked, no attempt spent). The event, in the endpoint's payload format, is signed with Standard
+// Webhooks headers (one signature per live secret) and posted through the SSRF-guarded agent.
 import { type Dispatcher, request } from "undici";
 import { outboundAttemptMs } from "../config/attempt-bounds.ts";
 import type { Config, RetryConfig } from "../config/schema.ts";
 import { type Endpoint, liveSecrets } from "../domain/endpoint.ts";
 import { type DeliveryResult, permanent, transient, wasCancelled } from "../domain/error-class.ts";
 import type { EndpointId } from "../domain/ids.ts";
+import { outboundBody } from "../domain/outbound-body.ts";
 import { signStandardWebhook } from "../domain/signing.ts";
 import { ssrfBlockOf } from "../fanout/ssrf-guard.ts";
 import type { Metrics } from "../observability/metrics.ts";
@@ -48,6 +49,8 @@ export interface EndpointTargetDeps {
   readonly dispatcher: Dispatcher;
   readonly inFlight?: InFlightAttempts;
   readonly onDisabled?: (endpoint: Endpoint, reason: string) => void;
+  /** The detail of an SSRF refusal (what the host resolved to), for the log: the row keeps the public reason. */
+  readonly onRefused?: (endpoint: Endpoint, detail: string) => void;
 }
 
 interface EndpointAttempt extends PreparedAttempt {
@@ -55,7 +58,8 @@ interface EndpointAttempt extends PreparedAttempt {
   /** Who holds the endpoint's concurrency slot for this attempt. */
   readonly holder: string;
   readonly eventId: string;
-  readonly payload: Buffer;
+  /** The bytes signed and sent: the same on every attempt. */
+  readonly body: Buffer;
 }
 
 /** An admitted outbound attempt: the endpoint read at admission, and the slot it holds. */
@@ -147,7 +151,7 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
         endpoint,
         holder: holder(job),
         eventId: event.id,
-        payload: event.payload,
+        body: outboundBody(event, endpoint.payload_format),
       };
     },
 
@@ -201,7 +205,7 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
     const signed = signStandardWebhook({
       id: p.eventId,
       timestampS: Math.floor(now / 1000),
-      body: p.payload,
+      body: p.body,
       secrets: liveSecrets(p.endpoint, now),
     });
     try {
@@ -215,7 +219,7 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
           ...signed,
           ...(traceparent === undefined ? {} : { traceparent }),
         },
-        body: p.payload,
+        body: p.body,
         signal,
         headersTimeout: outbound.timeout_ms,
         bodyTimeout: outbound.timeout_ms,
@@ -223,16 +227,19 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
       return await resultOfAnswer(response);
     } catch (err) {
       const blocked = ssrfBlockOf(err);
-      if (blocked) return permanent(`refused by the SSRF guard: ${blocked.message}`, { config: true });
+      if (blocked) {
+        deps.onRefused?.(p.endpoint, blocked.message);
+        return permanent(`refused by the SSRF guard: ${blocked.publicMessage}`, { config: true });
+      }
       if (signal.aborted) return transient("attempt aborted");
       return classifyError(err);
     }
   }
 }
 
-/** Outbound attempts count in their own series, labelled by tenant (bounded), never by endpoint id. */
+/** Outbound attempts count in their own series, labelled by tenant (tenantLabel: bounded), not endpoint. */
 export function endpointMetrics(metrics: Metrics): AttemptMetrics {
-  const tenantOf = (p: PreparedAttempt | undefined): string => p?.tenant ?? "-";
+  const tenantOf = (p: PreparedAttempt | undefined): string => metrics.tenantLabel(p?.tenant);
   return {
     attempt: (p, result) => metrics.outboundAttempts.inc({ tenant: tenantOf(p), result }),
     delivered: (p, latencyS) => metrics.outboundLatency.observe({ tenant: tenantOf(p) }, latencyS),

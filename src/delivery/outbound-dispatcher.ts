@@ -80,8 +80,10 @@ export class OutboundDispatcher {
       rate: new RateGate(this.deps.redis, (id) => keys.endpointGate(id, "rate"), { burst: RATE_BURST }),
       dispatcher: this.agent,
       inFlight: this.inFlight,
+      onRefused: (endpoint, detail) =>
+        logger.info({ endpoint: endpoint.id, tenant: endpoint.tenant, detail }, "refused by the SSRF guard"),
       onDisabled: (endpoint, reason) => {
-        metrics.outboundEndpointsDisabled.inc({ tenant: endpoint.tenant ?? "-" });
+        metrics.outboundEndpointsDisabled.inc({ tenant: metrics.tenantLabel(endpoint.tenant) });
         logger.warn({ endpoint: endpoint.id, tenant: endpoint.tenant, reason }, "endpoint disabled");
       },
     });

@@ -5,7 +5,12 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 const EXP = /^\d{1,12}$/;
-const SIG_BYTES = 32;
+/**
+ * The one spelling of a 32-byte MAC in unpadded base64url: 42 characters, then one whose low two bits
+ * are zero. Node's decoder is lenient (padding, `+` `/`, stray characters, non-zero trailing bits are all
+ * accepted), so without this several URLs would carry one signature.
+ */
+const SIG = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 
 export class ClaimSigner {
   private readonly key: Buffer;
@@ -35,9 +40,8 @@ export class ClaimSigner {
 
   /** Does (`exp`, `sig`) grant claim `id` now? Constant-time in the signature. */
   verify(id: string, exp: string | undefined, sig: string | undefined): boolean {
-    if (exp === undefined || sig === undefined || !EXP.test(exp)) return false;
+    if (exp === undefined || sig === undefined || !EXP.test(exp) || !SIG.test(sig)) return false;
     const presented = Buffer.from(sig, "base64url");
-    if (presented.length !== SIG_BYTES) return false;
     const valid = timingSafeEqual(presented, this.mac(id, exp));
     return valid && Number(exp) >= Math.floor(this.now() / 1000);
   }

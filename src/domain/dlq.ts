@@ -6,13 +6,24 @@ import { eventIdOf } from "./event.ts";
 import { sinkDeliveryId } from "./hook.ts";
 import { type DeliveryId, type HookId, isId } from "./ids.ts";
 
+/** Inbound: a hook to a sink. Outbound: an event to an endpoint. */
+export type DlqDirection = "inbound" | "outbound";
+
+/**
+ * One shape for both directions: `direction` and `target` (the sink name or endpoint id) are always
+ * set; `source` and `hook_id` only inbound, `event_type` and `event_id` only outbound. `sink` and
+ * `endpoint` repeat the target under its kind's name, as the filters call it.
+ */
 export interface DlqEntry {
   /** The delivery id (`dl_…`). */
   readonly id: DeliveryId;
+  readonly direction: DlqDirection;
+  readonly target: string;
   /** The hook (inbound) or event (outbound) delivered. */
   readonly hook_id: string | undefined;
   readonly event_id: string | undefined;
-  readonly source: string;
+  readonly source: string | undefined;
+  readonly event_type: string | undefined;
   readonly tenant: string | undefined;
   readonly sink: string | undefined;
   readonly endpoint: string | undefined;
@@ -64,11 +75,15 @@ export interface DlqListQuery extends DlqFilter {
 export function entryOf(row: DeliveryRow | undefined): DlqEntry | undefined {
   if (!row || row.state !== "dead" || row.purged) return undefined;
   const inbound = row.target.kind === "sink";
+  // An outbound row keeps its event type where an inbound one keeps its source (the indexes share it).
   return {
     id: row.id,
+    direction: inbound ? "inbound" : "outbound",
+    target: row.target.kind === "sink" ? row.target.name : row.target.id,
     hook_id: inbound ? row.parentId : undefined,
     event_id: inbound ? undefined : eventIdOf(row.parentId),
-    source: row.source,
+    source: inbound ? row.source : undefined,
+    event_type: inbound ? undefined : row.source,
     tenant: row.tenant,
     sink: row.target.kind === "sink" ? row.target.name : undefined,
     endpoint: row.target.kind === "endpoint" ? row.target.id : undefined,
@@ -98,7 +113,7 @@ export function parseDlqId(id: string): DeliveryId | undefined {
 /** Does `e` pass every field of `f`? (The index a scan walks already implies one of them.) */
 export function matchesFilter(e: DlqEntry, f: DlqFilter): boolean {
   return (
-    (f.source === undefined || (e.sink !== undefined && e.source === f.source)) &&
+    (f.source === undefined || e.source === f.source) &&
     (f.sink === undefined || e.sink === f.sink) &&
     (f.endpoint === undefined || e.endpoint === f.endpoint) &&
     (f.error_class === undefined || e.error_class === f.error_class) &&

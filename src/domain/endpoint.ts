@@ -2,6 +2,7 @@
 // is pure and lives here so the store, the API and the delivery worker agree on which secrets are live: a
 // rotated-out secret keeps signing for a while so receivers can switch over without dropping a delivery.
 import type { EndpointId } from "./ids.ts";
+import type { PayloadFormat } from "./outbound-body.ts";
 import { decodeSecret } from "./signing.ts";
 
 export type { EndpointId };
@@ -31,12 +32,14 @@ export interface Endpoint {
   /** Extra request headers, lower-cased names. */
   readonly headers: Readonly<Record<string, string>>;
   readonly rate_limit_per_s: number | undefined;
+  /** The body each delivery carries (see src/domain/outbound-body.ts). */
+  readonly payload_format: PayloadFormat;
   readonly disabled: boolean;
   readonly disabled_reason: string | undefined;
   readonly disabled_at: number | undefined;
   readonly description: string | undefined;
   /**
-   * Bumped by every change of url, event_types, headers, secret or disabled: a worker that claimed a
+   * Bumped by every change of url, event_types, headers, payload_format, secret or disabled: a worker that claimed a
    * delivery at version v acts on the answer (e.g. disables on a 410) only if the version is still v.
    */
   readonly version: number;
@@ -93,6 +96,7 @@ export interface EndpointPatch {
   readonly event_types?: readonly string[];
   readonly headers?: Readonly<Record<string, string>>;
   readonly rate_limit_per_s?: number | null;
+  readonly payload_format?: PayloadFormat;
   readonly description?: string | null;
   readonly disabled?: boolean;
   /** With `disabled: true`: why (default MANUAL_DISABLE_REASON). */
@@ -103,11 +107,18 @@ type Changeable = Omit<Endpoint, "id" | "tenant" | "created_at" | "updated_at" |
 
 /** What a receiver's view of the endpoint depends on: a change here bumps `version`. */
 const versioned = (e: Endpoint): string =>
-  JSON.stringify([e.url, e.event_types, Object.entries(e.headers).sort(), e.secret, e.disabled]);
+  JSON.stringify([
+    e.url,
+    e.event_types,
+    Object.entries(e.headers).sort(),
+    e.payload_format,
+    e.secret,
+    e.disabled,
+  ]);
 
 /**
  * `e` with `changes` applied at `now`: `updated_at` moves and `version` is bumped when a versioned field
- * (url, event_types, headers, secret, disabled) actually changed. Returns `e` itself when nothing did.
+ * (url, event_types, headers, payload_format, secret, disabled) actually changed. Returns `e` itself when nothing did.
  */
 export function changeEndpoint(e: Endpoint, changes: Partial<Changeable>, now: number): Endpoint {
   const next: Endpoint = { ...e, ...changes };
@@ -132,6 +143,7 @@ export function patchEndpoint(e: Endpoint, patch: EndpointPatch, now: number): E
   if (patch.event_types !== undefined) changes.event_types = uniquePatterns(patch.event_types);
   if (patch.headers !== undefined) changes.headers = normalizeHeaders(patch.headers);
   if (patch.rate_limit_per_s !== undefined) changes.rate_limit_per_s = patch.rate_limit_per_s ?? undefined;
+  if (patch.payload_format !== undefined) changes.payload_format = patch.payload_format;
   if (patch.description !== undefined) changes.description = patch.description ?? undefined;
   if (patch.disabled === true && !e.disabled) {
     changes.disabled = true;

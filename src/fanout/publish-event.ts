@@ -103,7 +103,7 @@ export async function publishEvent(
   if (callerTenant !== undefined && input.tenant !== undefined && input.tenant !== callerTenant)
     throw new PublishRefused("forbidden_tenant", "this token may not publish for that tenant");
   const tenant = callerTenant ?? input.tenant;
-  const tenantLabel = tenant ?? "-";
+  const tenantLabel = deps.metrics.tenantLabel(tenant);
 
   const matched = await deps.endpoints.match(tenant, input.type);
   const usable: Endpoint[] = [];

@@ -12,21 +12,32 @@ export type SsrfBlockReason =
   "invalid_url" | "scheme" | "forbidden_host" | "forbidden_address" | "unresolvable";
 
 /**
+ * What a tenant is told when a host NAME is refused, whatever it resolved to (or failed to): the detail
+ * would tell a tenant how the gateway's internal names resolve, so it goes to the log only.
+ */
+export const NAME_REFUSED = "the host must resolve to public addresses only";
+
+/**
  * A destination Switchyard will not connect to. Thrown by `checkDestination` and, through undici, by a
  * request on a guarded dispatcher: a delivery that meets one should fail permanently, as a config error
  * (the endpoint's URL is the problem, not the event), and never be retried against the same URL.
+ * `message` is for the log; `publicMessage` is what an API answer or a delivery's last error may show.
  */
 export class SsrfBlockedError extends Error {
   readonly code = "ERR_SSRF_BLOCKED";
+  /** The refusal as a tenant may see it: only what the URL itself says, never what a name resolved to. */
+  readonly publicMessage: string;
 
   constructor(
     readonly reason: SsrfBlockReason,
     message: string,
     /** The refused IP address, when an address was the problem. */
     readonly address?: string,
+    publicMessage: string = message,
   ) {
     super(message);
     this.name = "SsrfBlockedError";
+    this.publicMessage = publicMessage;
   }
 }
 
@@ -65,8 +76,14 @@ const describe = (f: ForbiddenAddress): string =>
 export function checkAddress(address: string, host: string, opts: GuardOptions): void {
   const forbidden = forbiddenAddress(address);
   if (forbidden === undefined || (opts.allowPrivate && forbidden.kind !== "metadata")) return;
-  const what = host === address ? `${address} is` : `${host} resolves to ${address},`;
-  throw new SsrfBlockedError("forbidden_address", `${what} in the ${describe(forbidden)}`, address);
+  if (host === address)
+    throw new SsrfBlockedError("forbidden_address", `${address} is in the ${describe(forbidden)}`, address);
+  throw new SsrfBlockedError(
+    "forbidden_address",
+    `${host} resolves to ${address}, in the ${describe(forbidden)}`,
+    address,
+    NAME_REFUSED,
+  );
 }
 
 /** Throw if `hostname` names a metadata service (checked before any DNS, whatever `allowPrivate` says). */
@@ -125,9 +142,10 @@ export async function checkDestination(
   } catch (err) {
     const code =
       typeof err === "object" && err !== null && "code" in err ? String(err.code) : "lookup failed";
-    throw new SsrfBlockedError("unresolvable", `${host} does not resolve (${code})`);
+    throw new SsrfBlockedError("unresolvable", `${host} does not resolve (${code})`, undefined, NAME_REFUSED);
   }
-  if (addresses.length === 0) throw new SsrfBlockedError("unresolvable", `${host} resolves to no address`);
+  if (addresses.length === 0)
+    throw new SsrfBlockedError("unresolvable", `${host} resolves to no address`, undefined, NAME_REFUSED);
   for (const a of addresses) checkAddress(a.address, host, opts);
 }
 
@@ -146,7 +164,12 @@ function guardedLookup(resolve: Resolver, opts: GuardOptions) {
           options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
         try {
           if (wanted.length === 0)
-            throw new SsrfBlockedError("unresolvable", `${hostname} resolves to no usable address`);
+            throw new SsrfBlockedError(
+              "unresolvable",
+              `${hostname} resolves to no usable address`,
+              undefined,
+              NAME_REFUSED,
+            );
           // Every address, not just the first: with autoSelectFamily the socket may try any of them.
           for (const a of wanted) checkAddress(a.address, hostname, opts);
         } catch (err) {

@@ -2,6 +2,7 @@
 // one, else a hash of the body. Keys are namespaced by origin (`h:` header, `j:` JSON field, `sha256:` body
 // hash) so an id taken from one place can never collide with a value taken from another. Pure; never throws.
 import { createHash } from "node:crypto";
+import { dedupHeader } from "../config/dedup-agreement.ts";
 import type { DedupConfig } from "../config/schema.ts";
 import { jsonPathValue } from "./json-path-scan.ts";
 
@@ -46,14 +47,20 @@ function fromHeader(
  * preset's field is missing or empty, or the body is not JSON (or is nested deeper than 64 levels, or is
  * over 1 MiB: see json-path-scan.ts). Header names in `headers` are lower-case.
  * `bodySha256` is the body's hex sha256 when the caller has it already (ingest computes it once).
+ * `verifiedId` is the message id the signature covered, when the scheme signs one: a header setting then
+ * keys on it rather than on whatever the headers say (the boot check has refused a header setting that
+ * does not name that id's header), so a new value in an unsigned header makes no new hook.
  */
 export function computeDedupKey(
   cfg: DedupConfig,
   headers: Readonly<Record<string, string>>,
   body: Buffer,
   bodySha256?: string,
+  verifiedId?: string,
 ): string {
   const bodyKey = (): string => `sha256:${bodySha256 ?? sha256Hex(body)}`;
+  if (verifiedId !== undefined && verifiedId !== "" && dedupHeader(cfg) !== undefined)
+    return explicitKey("h", verifiedId);
   if (typeof cfg === "object" && cfg !== null) {
     return "header" in cfg
       ? fromHeader(headers, bodyKey, cfg.header.toLowerCase())

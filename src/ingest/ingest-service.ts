@@ -1,18 +1,17 @@
 // The inbound use case: verify → dedup → persist the record and its delivery rows, and enqueue, in one
 // round trip → ack. A 2xx is only ever answered after Redis has acknowledged both the rows and every
 // sink job.
-import { hash } from "node:crypto";
 import type { Config, SourceConfig } from "../config/schema.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
-import { type HookRecord, idempotencyKey, sinkDeliveryId } from "../domain/hook.ts";
-import { type HookId, bucketFor, newId } from "../domain/ids.ts";
+import { type HookRecord, sinkDeliveryId } from "../domain/hook.ts";
+import { type HookId, newId } from "../domain/ids.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import { timeline } from "../observability/timeline.ts";
 import type { PersistOutcome } from "../store/hook-store.ts";
 import type { QuarantineOutcome, QuarantinedHook } from "../store/quarantine-store.ts";
-import { computeDedupKey } from "./dedup-key.ts";
 import type { DepthGate } from "./depth-gate.ts";
+import { newHookRecord } from "./hook-identity.ts";
 import { IngestError } from "./ingest-error.ts";
 import { verifySchemeName, verifySignature } from "./verify/index.ts";
 
@@ -32,7 +31,8 @@ export type IngestResult = { readonly status: "accepted" | "duplicate"; readonly
 export interface HookWriter {
   persist(
     hook: HookRecord,
-    opts: { dedupTtlS: number; staleAfterMs: number },
+    /** `dedupIdentity`: the key a second copy is refused under (the hook's bucket comes from it). */
+    opts: { dedupTtlS: number; staleAfterMs: number; dedupIdentity: string },
     /** Called once the write is on the connection, ahead of any command sent after it. */
     onSent?: () => void,
   ): Promise<PersistOutcome>;
@@ -112,7 +112,9 @@ export class IngestService {
 
     const receivedAt = this.now();
     const received = timeline.now();
-    const verdict = verifySignature(source.verify, { headers: req.headers, body: req.body }, receivedAt);
+    const tenant = req.tenant ?? source.tenant;
+    const request = { headers: req.headers, body: req.body };
+    const verdict = verifySignature(source.verify, request, receivedAt, tenant);
     if (!verdict.ok) {
       metrics.verifyFailures.inc({ source: req.source, scheme: verifySchemeName(source.verify) });
       await this.noteUnverified(req, source, receivedAt, verdict.reason);
@@ -123,11 +125,19 @@ export class IngestService {
     }
 
     const verified = timeline.now();
-    const hook = this.buildRecord(req, source, receivedAt, source.sinks);
+    const { hook, dedupIdentity } = newHookRecord({
+      ...req,
+      sourceName: req.source,
+      source,
+      tenant,
+      receivedAt,
+      verifiedId: verdict.messageId,
+    });
     const jobs = jobRows(hook.id, source.sinks);
     const { outcome, persisted } = await this.persistWithJobs(hook, jobs, {
       dedupTtlS: source.dedup_ttl_s,
       staleAfterMs: config.recovery.stale_after_ms,
+      dedupIdentity,
     });
     if (outcome.kind === "duplicate") {
       // The first copy may have been persisted by a request that died before enqueueing: finish its jobs.
@@ -159,7 +169,7 @@ export class IngestService {
   private async persistWithJobs(
     hook: HookRecord,
     jobs: readonly JobRow[],
-    opts: { dedupTtlS: number; staleAfterMs: number },
+    opts: Parameters<HookWriter["persist"]>[1],
   ): Promise<{ outcome: PersistOutcome; persisted: number }> {
     let adding: Promise<void> | undefined;
     const outcome = await this.store(() =>
@@ -187,33 +197,6 @@ export class IngestService {
     } catch (err) {
       this.deps.logger.debug({ err: (err as Error).message }, "could not remove a duplicate's jobs");
     }
-  }
-
-  private buildRecord(
-    req: IngestRequest,
-    source: SourceConfig,
-    receivedAt: number,
-    sinks: readonly string[],
-  ): HookRecord {
-    const tenant = req.tenant ?? source.tenant;
-    const sha256 = hash("sha256", req.body, "hex");
-    const dedupKey = computeDedupKey(source.dedup, req.headers, req.body, sha256);
-    const identity = idempotencyKey(tenant, req.source, dedupKey);
-    return {
-      // The dedup identity picks the bucket, so a duplicate meets its first copy's dedup key there.
-      id: newId("hk", receivedAt, bucketFor(identity)),
-      source: req.source,
-      tenant,
-      receivedAt,
-      contentType: req.headers["content-type"],
-      headers: req.headers,
-      body: req.body,
-      sha256,
-      dedupKey,
-      idempotencyKey: identity,
-      sinks,
-      traceparent: req.traceparent,
-    };
   }
 
   /**

@@ -104,8 +104,8 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  // Outbound twins of the dispatch metrics, labelled by tenant ("-" for none): endpoint ids are
-  // unbounded, tenants are not.
+  // Outbound twins of the dispatch metrics, labelled by tenant (tenantLabel: "-" for none, "_unknown"
+  // for a tenant the config does not declare): endpoint ids are unbounded, declared tenants are not.
   readonly outboundEvents = new Counter({
     name: "switchyard_outbound_events_total",
     help: "Events published, by tenant and outcome (accepted, conflict, invalid).",
@@ -155,8 +155,25 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Tenants the config declares: the only tenant names that become label values. */
+  private declaredTenants: ReadonlySet<string> = new Set();
+
   constructor(opts: { defaultMetrics?: boolean } = {}) {
-    if (opts.defaultMetrics)
-      collectDefaultMetrics({ register: this.registry, prefix: "switchyard_process_" });
+    // prom-client's names already start with `process_` or `nodejs_`: the prefix adds only ours.
+    if (opts.defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: "switchyard_" });
+  }
+
+  /** Let these tenants (from the config, so a bounded set) be label values. */
+  declareTenants(tenants: Iterable<string>): void {
+    this.declaredTenants = new Set(tenants);
+  }
+
+  /**
+   * The `tenant` label for `tenant`: `-` for none, the name when the config declares it, else
+   * `_unknown`. Event bodies and endpoints name tenants freely; labels must not grow with them.
+   */
+  tenantLabel(tenant: string | undefined): string {
+    if (tenant === undefined) return "-";
+    return this.declaredTenants.has(tenant) ? tenant : "_unknown";
   }
 }

@@ -14,9 +14,11 @@ import { dlqFilterOf } from "./replay-scan.ts";
 
 export interface CreateReplayDeps {
   readonly replays: ReplayStore;
+  /** Replays one tenant may have running or paused at once (`replays.max_per_tenant`). */
+  readonly maxPerTenant: number;
   readonly replayQueue: Pick<ReplayQueue, "enqueue">;
   readonly dlq: DlqStore;
-  readonly hooks: Pick<HookStore, "record">;
+  readonly hooks: Pick<HookStore, "summary">;
   readonly ledger: Pick<DeliveryStore, "getMany">;
 }
 
@@ -24,6 +26,19 @@ export interface CreateReplayDeps {
 export class UnknownReplayTarget extends Error {
   constructor(readonly value: string) {
     super(`"${value.slice(0, 80)}" is neither a DLQ entry id nor a hook id`);
+  }
+}
+
+/** The caller's tenant has as many live replays as it may have: it must wait for one to end. */
+export class TooManyReplays extends Error {
+  constructor(
+    readonly tenant: string | undefined,
+    readonly live: number,
+  ) {
+    super(
+      `${tenant === undefined ? "untenanted replays" : `tenant "${tenant}"`} already ${live === 1 ? "has" : "have"} ` +
+        `${live} replays running or paused (replays.max_per_tenant); cancel one or wait for one to finish`,
+    );
   }
 }
 
@@ -35,8 +50,16 @@ export interface ReplayRequest {
   readonly now?: number;
 }
 
-/** DLQ entry ids as given; a hook id stands for each of its deliveries that is dead. */
-async function expandIds(deps: CreateReplayDeps, ids: readonly string[]): Promise<string[]> {
+/**
+ * DLQ entry ids as given; a hook id stands for each of its deliveries that is dead. For a tenant-bound
+ * caller another tenant's hook stands for nothing (as if it did not exist): how many of its deliveries
+ * are dead is that tenant's business, and would otherwise show in the replay's estimate.
+ */
+async function expandIds(
+  deps: CreateReplayDeps,
+  ids: readonly string[],
+  tenant: string | undefined,
+): Promise<string[]> {
   const out = new Set<string>();
   for (const id of ids) {
     const delivery = parseDlqId(id);
@@ -45,8 +68,9 @@ async function expandIds(deps: CreateReplayDeps, ids: readonly string[]): Promis
       continue;
     }
     if (!isId("hk", id)) throw new UnknownReplayTarget(id);
-    const hook = await deps.hooks.record(id);
-    const rowIds = (hook?.sinks ?? []).map((sink) => sinkDeliveryId(id, sink));
+    const hook = await deps.hooks.summary(id);
+    if (hook === undefined || (tenant !== undefined && hook.tenant !== tenant)) continue;
+    const rowIds = hook.sinks.map((sink) => sinkDeliveryId(id, sink));
     const rows = await deps.ledger.getMany(rowIds);
     rows.forEach((row) => {
       if (row?.state === "dead") out.add(row.id);
@@ -59,20 +83,28 @@ export async function createReplay(deps: CreateReplayDeps, req: ReplayRequest): 
   const createdAt = req.now ?? Date.now();
   const { ids } = req.filter;
   const scope: DlqFilter = dlqFilterOf({ filter: req.filter, tenant: req.tenant });
-  const targets = ids ? await expandIds(deps, ids) : undefined;
+  const targets = ids ? await expandIds(deps, ids, req.tenant) : undefined;
   const index = targets ? undefined : await deps.dlq.narrowestIndex(scope);
-  const total = index
-    ? await deps.dlq.countInRange(index, rangeOf(scope, createdAt))
+  // A tenant-bound estimate counts the tenant's own index: the narrowest one may be another tenant's
+  // endpoint's, whose size is not the caller's to learn.
+  const counted = index !== undefined && req.tenant !== undefined ? (`tenant:${req.tenant}` as const) : index;
+  const total = counted
+    ? await deps.dlq.countInRange(counted, rangeOf(scope, createdAt))
     : (targets?.length ?? 0);
-  const record = await deps.replays.create({
-    tenant: req.tenant,
-    filter: req.filter,
-    rate_per_s: req.ratePerS,
-    index,
-    targets,
-    total_estimate: total,
-    created_at: createdAt,
-  });
+  const created = await deps.replays.create(
+    {
+      tenant: req.tenant,
+      filter: req.filter,
+      rate_per_s: req.ratePerS,
+      index,
+      targets,
+      total_estimate: total,
+      created_at: createdAt,
+    },
+    deps.maxPerTenant,
+  );
+  if (created.kind === "at_cap") throw new TooManyReplays(req.tenant, created.live);
+  const { record } = created;
   try {
     await deps.replayQueue.enqueue(record.id);
   } catch (err) {

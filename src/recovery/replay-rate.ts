@@ -1,17 +1,22 @@
 // The pace of a replay: a token bucket, so a replay of a million entries at 1000/s never floods a
-// sink that has just come back. It starts empty, so no window of t seconds moves more than rate·t + burst.
+// sink that has just come back. A new replay's bucket starts empty, and one resumed after a hand-back
+// with what the pause since its last step has earned (at most a burst), so no window of t seconds
+// moves more than rate·t + burst, however often the replay changes runners.
 
 /** A token bucket with `ratePerS` refill and `burst` capacity; time is passed in for testability. */
 export class TokenBucket {
-  private tokens = 0;
+  private tokens: number;
   private last: number;
 
   constructor(
     private readonly ratePerS: number,
     readonly burst: number,
     now: number,
+    /** Tokens already earned (e.g. since the replay's last step), capped at `burst`. */
+    initial = 0,
   ) {
     this.last = now;
+    this.tokens = Math.min(burst, Math.max(0, initial));
   }
 
   private refill(now: number): void {

@@ -36,8 +36,18 @@ export interface ReplayRunnerDeps {
 
 /** How often a paused replay looks at its state again; also bounds how long resume takes. */
 const PAUSE_RECHECK_MS = 500;
-/** Longest sleep between state checks: pause and cancel take effect within about this. */
+/**
+ * Longest sleep between state checks: pause and cancel take effect within about this. A replay with
+ * longer to wait for its rate hands its job back, due when it may move again, rather than hold a runner
+ * idle: a slow replay costs the runners nothing between its steps.
+ */
 const MAX_NAP_MS = 250;
+/**
+ * How long a replay holds a runner while other replays are waiting for one: then it goes to the back of
+ * the queue. With each tenant's live replays capped (replays.max_per_tenant) this bounds how long any
+ * tenant's replay waits for its first step, whatever another tenant has queued.
+ */
+const TURN_MS = 1000;
 
 /** Thrown when another runner has taken the replay over: this one must stop writing. */
 class LostLock extends Error {}
@@ -123,9 +133,13 @@ class ReplayRun {
       await this.moveAndCommit(r.inflight.ids, r.inflight.end);
     }
     const want = batchSize(r.rate_per_s);
-    const bucket = new TokenBucket(r.rate_per_s, want, Date.now());
+    const started = Date.now();
+    // A replay taking up its turn again has earned its rate since its last step, or since it was
+    // created (at most one batch): a hand-back, due when the next step may go, loses no pace.
+    const earned = ((started - r.updated_at) * r.rate_per_s) / 1000;
+    const bucket = new TokenBucket(r.rate_per_s, want, started, earned);
     for (;;) {
-      if (this.closing()) await this.handBack(0);
+      if (this.closing()) await this.handBack(0, "runner stopping: handed back");
       const state = await replays.state(r.id);
       if (state === undefined) return;
       switch (state) {
@@ -135,16 +149,19 @@ class ReplayRun {
           log.info({ state }, "replay ended");
           return;
         case "paused":
-          await this.handBack(PAUSE_RECHECK_MS);
+          await this.handBack(PAUSE_RECHECK_MS, "replay paused");
           break;
         case "running":
           break;
       }
       const wait = bucket.msUntil(want, Date.now());
+      if (wait > MAX_NAP_MS) await this.handBack(wait, "waiting for its rate");
       if (wait > 0) {
-        await sleep(Math.min(wait, MAX_NAP_MS));
+        await sleep(wait);
         continue;
       }
+      if (Date.now() - started >= TURN_MS && (await this.othersWaiting()))
+        await this.handBack(0, "turn over: other replays are waiting");
       const batch = await nextBatch(dlq, r, this.cursor, want);
       const final = batch.exhausted ? "done" : undefined;
       if (batch.entries.length === 0) {
@@ -215,9 +232,17 @@ class ReplayRun {
     this.cursor = step.end;
   }
 
-  /** Give the job back to the queue, due in `ms`: paused, or this process is stopping. */
-  private async handBack(ms: number): Promise<never> {
+  /** Replay jobs waiting for a runner (any tenant's). */
+  private async othersWaiting(): Promise<boolean> {
+    return (await this.deps.replayQueue.queue.getWaitingCount()) > 0;
+  }
+
+  /**
+   * Give the job back to the queue, due in `ms` (behind the jobs already waiting): paused, waiting for
+   * its rate, its turn is over, or this process is stopping.
+   */
+  private async handBack(ms: number, why: string): Promise<never> {
     await this.job.moveToDelayed(Date.now() + ms, this.token);
-    throw new DelayedError(ms === 0 ? "runner stopping: handed back" : "replay paused");
+    throw new DelayedError(why);
   }
 }

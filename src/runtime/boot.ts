@@ -1,10 +1,13 @@
 // What every entry point does: load and validate the config (exit 78 on a bad one), find Redis
-// (optionally starting a private one for development), start the roles, and shut down cleanly on
-// SIGTERM/SIGINT within the platform's 30 s grace (a repeated signal: see stop-signals.ts).
-import { ConfigError, EX_CONFIG, loadConfig } from "../config/load.ts";
+// (in development, starting a private one if none answers), start the roles, and shut down cleanly on
+// SIGTERM/SIGINT within the platform's 30 s grace (a repeated signal: see stop-signals.ts). A start
+// that fails ends with one line naming the cause (boot-failure.ts).
+import { loadConfig, resolveConfigPath } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
 import { createLogger } from "../observability/logger.ts";
+import { EX_UNAVAILABLE, describeBootFailure, exitBoot, guardBoot } from "./boot-failure.ts";
 import { type DevRedis, reachable, redisServerOnPath, startPrivateRedis } from "./dev-redis.ts";
+import { watchParent, withDevelopmentDefaults } from "./development.ts";
 import { startGateway } from "./gateway.ts";
 import { describeRedis, safeRedisUrl } from "./redis.ts";
 import { type Role, parseRoles } from "./roles.ts";
@@ -12,24 +15,34 @@ import { StopSignals } from "./stop-signals.ts";
 
 export interface BootOptions {
   readonly defaultRoles: readonly Role[];
-  /** Start a private redis-server when nothing answers at the configured URL (npm start only). */
-  readonly devRedis: boolean;
+  /**
+   * `npm start`, the sources in development: a private throwaway Redis when none answers, a generated
+   * admin token, loopback endpoints on the bundled config, and a stop when the parent process exits.
+   */
+  readonly development: boolean;
 }
 
-const EXIT_UNAVAILABLE = 69;
+/** Is this entry point the TypeScript source (run through tsx) rather than the compiled build? */
+export function runningFromSource(entryUrl: string): boolean {
+  return entryUrl.endsWith(".ts");
+}
 
 export async function boot(opts: BootOptions): Promise<void> {
   let config: Config;
   let roles: Role[];
+  const configPath = resolveConfigPath();
   try {
-    config = loadConfig();
+    config = loadConfig(configPath);
     roles = parseRoles(process.env.SWITCHYARD_ROLES, opts.defaultRoles);
   } catch (err) {
-    process.stderr.write(`switchyard: ${(err as Error).message}\n`);
-    process.exit(err instanceof ConfigError ? EX_CONFIG : 64);
+    const failure = describeBootFailure(err);
+    // A bad SWITCHYARD_ROLES is a usage error (64), not a config file's.
+    exitBoot(failure.code === 1 ? { line: (err as Error).message, code: 64 } : failure);
   }
   const logger = createLogger({ level: config.log_level });
+  const guard = guardBoot(logger);
 
+  if (opts.development) config = withDevelopmentDefaults(config, configPath, logger);
   const hasAdminToken = config.admin.tokens.some((t) => (typeof t === "string" ? t : t.token).length > 0);
   if (!hasAdminToken) {
     logger.warn("no admin token configured: /v1 and /admin answer 401 (set SWITCHYARD_ADMIN_TOKEN)");
@@ -40,26 +53,28 @@ export async function boot(opts: BootOptions): Promise<void> {
   const answers = await Promise.all(seeds.map((url) => reachable(url)));
   if (!answers.includes(true)) {
     // A private Redis stands in for a single one only: a configured cluster is never replaced.
-    if (opts.devRedis && !config.redis.cluster && redisServerOnPath()) {
-      devRedis = await startPrivateRedis();
+    if (opts.development && !config.redis.cluster && redisServerOnPath()) {
+      devRedis = await startPrivateRedis({ dieWithParent: true });
       logger.warn(
         { configured: safeRedisUrl(config.redis.url), private: devRedis.url },
-        "nothing answers at the configured Redis URL: started a private, non-persistent redis-server for development",
+        "nothing answers at the configured Redis URL: started a private redis-server for development; its data is throwaway, gone when this process stops",
       );
       config = { ...config, redis: { ...config.redis, url: devRedis.url } };
     } else {
-      process.stderr.write(
-        `switchyard: cannot reach ${describeRedis(config.redis)}. Start Redis or set REDIS_URL.\n`,
-      );
-      process.exit(EXIT_UNAVAILABLE);
+      exitBoot({
+        line: `cannot reach ${describeRedis(config.redis)}. Start Redis or set REDIS_URL.`,
+        code: EX_UNAVAILABLE,
+      });
     }
   }
 
-  const gateway = await startGateway(config, { roles, logger }).catch(async (err: Error) => {
-    logger.fatal({ err: err.message }, "could not start");
-    await devRedis?.stop();
-    process.exit(1);
-  });
+  const gateway = await startGateway(config, { roles, logger, onStartFailure: () => guard.failing() }).catch(
+    async (err: unknown) => {
+      await devRedis?.stop();
+      return exitBoot(describeBootFailure(err));
+    },
+  );
+  guard.release();
 
   // A process without the API has no "listening" line: say it is up all the same.
   if (gateway.port === undefined) logger.info({ roles }, "switchyard running");
@@ -98,4 +113,9 @@ export async function boot(opts: BootOptions): Promise<void> {
   });
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
+  if (opts.development)
+    watchParent(() => {
+      logger.info("the process that started this one has exited: shutting down");
+      shutdown("SIGTERM");
+    });
 }

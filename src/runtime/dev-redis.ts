@@ -42,19 +42,35 @@ export async function freePort(): Promise<number> {
   });
 }
 
+export interface PrivateRedisOptions {
+  readonly persist?: boolean;
+  readonly port?: number;
+  /** Have the kernel kill it when this process dies, even by SIGKILL (Linux, through util-linux's setpriv). */
+  readonly dieWithParent?: boolean;
+}
+
+function setprivOnPath(): boolean {
+  return spawnSync("setpriv", ["--version"], { stdio: "ignore" }).status === 0;
+}
+
 /** Start redis-server on a free loopback port in a temp dir; resolves once it answers. */
-export async function startPrivateRedis(opts: { persist?: boolean; port?: number } = {}): Promise<DevRedis> {
+export async function startPrivateRedis(opts: PrivateRedisOptions = {}): Promise<DevRedis> {
   const dir = mkdtempSync(join(tmpdir(), "switchyard-redis-"));
   const port = opts.port ?? (await freePort());
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", ""];
   args.push("--appendonly", opts.persist ? "yes" : "no");
-  const child: ChildProcess = spawn("redis-server", args, { stdio: "ignore" });
+  // setpriv sets the parent-death signal and then execs redis-server: the child's pid is Redis's own.
+  const child: ChildProcess =
+    opts.dieWithParent && setprivOnPath()
+      ? spawn("setpriv", ["--pdeathsig", "SIGKILL", "redis-server", ...args], { stdio: "ignore" })
+      : spawn("redis-server", args, { stdio: "ignore" });
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 100 && !(await reachable(url, 200)); i++) {
     await new Promise((r) => setTimeout(r, 50));
   }
   if (!(await reachable(url))) {
     child.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
     throw new Error(`private redis-server did not start on port ${port}`);
   }
   return {

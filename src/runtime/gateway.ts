@@ -2,6 +2,7 @@
 // then each role. On stop the roles stop in parallel under one deadline, then the core closes.
 import type { Resolver } from "../fanout/ssrf-guard.ts";
 import type { Hono } from "hono";
+import { declaredTenants } from "../config/declared-tenants.ts";
 import type { Config } from "../config/schema.ts";
 import { configWarnings } from "../config/warnings.ts";
 import { type Logger, createLogger } from "../observability/logger.ts";
@@ -19,6 +20,7 @@ import { EndpointStore } from "../store/endpoint-store.ts";
 import { EventStore } from "../store/event-store.ts";
 import { HookStore } from "../store/hook-store.ts";
 import { Keys } from "../store/keys.ts";
+import { ensureLayout } from "../store/layout/ensure-layout.ts";
 import { ReplayStore } from "../store/replay-store.ts";
 import { loadClaimSigner } from "./claim-key.ts";
 import { checkEvictionPolicy } from "./eviction-check.ts";
@@ -47,6 +49,8 @@ export interface GatewayOptions {
   readonly outboundLookup?: Resolver;
   /** The OTEL_* variables tracing is configured from (default process.env; tests pass their own). */
   readonly otelEnv?: OtelEnv;
+  /** Told the cause when a start fails, before what was started is torn down (boot guards that teardown). */
+  readonly onStartFailure?: (err: unknown) => void;
 }
 
 export interface Gateway {
@@ -66,6 +70,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   const roles = new Set(opts.roles ?? ALL_ROLES);
   const logger = opts.logger ?? createLogger({ level: config.log_level });
   const metrics = opts.metrics ?? new Metrics({ defaultMetrics: true });
+  metrics.declareTenants(declaredTenants(config));
   const graceMs = opts.graceMs ?? DEFAULT_DEADLINE_MS;
   const life = new Lifecycle(logger, { deadlineMs: graceMs });
   const keys = new Keys(config.redis.prefix);
@@ -84,6 +89,8 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     life.onStop("redis", () => closeRedis(redis));
 
     await checkEvictionPolicy(redis, config.redis.require_noeviction, logger);
+    // Before anything below writes: a layout this release cannot use stops the boot here (LayoutError).
+    await ensureLayout(redis, keys, logger);
 
     const queues = new DeliveryQueues(redis, keys, sinkPartitionsOf(config.sinks));
     life.onStop("queues", () => queues.close());
@@ -132,6 +139,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       logger.info({ port: metricsPort, roles: [...roles] }, "serving /metrics, /healthz and /readyz");
     }
   } catch (err) {
+    opts.onStartFailure?.(err);
     await life.stop();
     throw err;
   }

@@ -1,6 +1,7 @@
 // Queue message v1: the one JSON document RabbitMQ and Kafka consumers receive per hook.
 // Documented in the README and in /asyncapi.json; change it only by adding fields.
 import type { Delivery } from "../domain/hook.ts";
+import { headerSafe } from "./header-value.ts";
 
 export interface QueueMessageV1 {
   readonly id: string;
@@ -40,15 +41,18 @@ export function buildQueueMessage(delivery: Delivery, inlineMaxBytes: number | u
     : { ...base, body_base64: hook.body.toString("base64") };
 }
 
-/** Headers every queue sink attaches to the broker message, so consumers can route and dedup unparsed. */
+/**
+ * Headers every queue sink (and the http sink) attaches, so consumers can route and dedup unparsed.
+ * Values that come from data are percent-encoded where needed (header-value.ts).
+ */
 export function queueMessageHeaders(delivery: Delivery): Record<string, string> {
   const h: Record<string, string> = {
     "x-switchyard-id": delivery.hook.id,
-    "x-switchyard-source": delivery.hook.source,
-    "x-switchyard-idempotency-key": delivery.hook.idempotencyKey,
+    "x-switchyard-source": headerSafe(delivery.hook.source),
+    "x-switchyard-idempotency-key": headerSafe(delivery.hook.idempotencyKey),
     "x-switchyard-attempt": String(delivery.attempt),
   };
-  if (delivery.hook.tenant !== undefined) h["x-switchyard-tenant"] = delivery.hook.tenant;
+  if (delivery.hook.tenant !== undefined) h["x-switchyard-tenant"] = headerSafe(delivery.hook.tenant);
   if (delivery.replayId !== undefined) h["x-switchyard-replay-id"] = delivery.replayId;
   // The attempt's span (tracing on): the consumer's work joins the hook's trace.
   if (delivery.traceparent !== undefined) h.traceparent = delivery.traceparent;

@@ -1,6 +1,7 @@
 // How an endpoint sits in its Redis hash, and which indexes it belongs in. Kept apart from the store so the
 // mapping is one pure function each way, and the store only decides what to write when.
 import type { Endpoint, EndpointId, PreviousSecret } from "../domain/endpoint.ts";
+import { DEFAULT_PAYLOAD_FORMAT, isPayloadFormat } from "../domain/outbound-body.ts";
 import type { Keys } from "./keys.ts";
 
 /** An endpoint as read, with the revision its next write must name (see update-endpoint-n.lua). */
@@ -16,6 +17,7 @@ export function endpointFields(e: Endpoint): Record<string, string> {
     url: e.url,
     event_types: JSON.stringify(e.event_types),
     headers: JSON.stringify(e.headers),
+    payload_format: e.payload_format,
     disabled: e.disabled ? "1" : "0",
     version: String(e.version),
     created_at: String(e.created_at),
@@ -58,6 +60,11 @@ export function parseEndpointRecord(raw: Record<string, string>): StoredEndpoint
       tenant: raw.tenant,
       headers: json<Record<string, string>>(raw.headers, {}),
       rate_limit_per_s: num(raw.rate_limit_per_s),
+      // Endpoints stored before the field existed have none: they get what a new endpoint gets.
+      payload_format:
+        raw.payload_format !== undefined && isPayloadFormat(raw.payload_format)
+          ? raw.payload_format
+          : DEFAULT_PAYLOAD_FORMAT,
       disabled: raw.disabled === "1",
       disabled_reason: raw.disabled_reason,
       disabled_at: num(raw.disabled_at),

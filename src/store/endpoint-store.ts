@@ -21,6 +21,7 @@ import {
 } from "../domain/endpoint.ts";
 import { isEventType, isEventTypePattern, matchesPattern, patternsOf } from "../domain/event.ts";
 import { newId } from "../domain/ids.ts";
+import { DEFAULT_PAYLOAD_FORMAT, type PayloadFormat } from "../domain/outbound-body.ts";
 import { generateSecret } from "../domain/signing.ts";
 import {
   type StoredEndpoint,
@@ -47,6 +48,8 @@ export interface NewEndpoint {
   readonly tenant?: string;
   readonly headers?: Readonly<Record<string, string>>;
   readonly rate_limit_per_s?: number;
+  /** The body deliveries carry; the standard shape when absent. */
+  readonly payload_format?: PayloadFormat;
   readonly description?: string;
   readonly disabled?: boolean;
   /** A `whsec_` secret of 24–64 bytes; generated when absent. */
@@ -105,6 +108,7 @@ export class EndpointStore {
       tenant: input.tenant,
       headers: normalizeHeaders(input.headers ?? {}),
       rate_limit_per_s: input.rate_limit_per_s,
+      payload_format: input.payload_format ?? DEFAULT_PAYLOAD_FORMAT,
       disabled,
       disabled_reason: disabled ? MANUAL_DISABLE_REASON : undefined,
       disabled_at: disabled ? now : undefined,

@@ -55,6 +55,13 @@ export interface StoredHook {
   readonly deliveries: Readonly<Record<string, DeliveryRow | undefined>>;
 }
 
+/** A record's small fields: what a tenant check or a replay's expansion needs, without headers or body. */
+export interface HookSummary {
+  readonly source: string;
+  readonly tenant: string | undefined;
+  readonly sinks: readonly string[];
+}
+
 /** The fields of a record a delivery attempt reads, in the order `toHookRecord` takes them. */
 export const HOOK_ATTEMPT_FIELDS = ["meta", "hdr", "body"] as const;
 
@@ -121,11 +128,13 @@ export class HookStore {
   /**
    * Write `hook` and a pending row per sink unless its dedup key is live, atomically; the round trip is
    * shared with the other hooks persisted in this tick.
-   * `staleAfterMs`: when recovery should first look at a row nobody has picked up.
+   * `staleAfterMs`: when recovery should first look at a row nobody has picked up. `dedupIdentity`: the
+   * identity a second copy is refused under (default: the hook's idempotency key); the hook's id must
+   * carry its bucket, so the record and its dedup key share a slot.
    */
   async persist(
     hook: HookRecord,
-    opts: { dedupTtlS: number; staleAfterMs: number },
+    opts: { dedupTtlS: number; staleAfterMs: number; dedupIdentity?: string },
     onSent?: () => void,
   ): Promise<PersistOutcome> {
     const meta: StoredMeta = {
@@ -139,7 +148,7 @@ export class HookStore {
       tp: hook.traceparent,
     };
     const keys = [
-      this.keys.dedup(hook.idempotencyKey),
+      this.keys.dedup(opts.dedupIdentity ?? hook.idempotencyKey),
       this.keys.hook(hook.id),
       this.keys.watch(bucketOf(hook.id)),
     ];
@@ -198,6 +207,17 @@ export class HookStore {
     }
     const reply = (await persistHooks.run(this.redis, keys, args)) as (number | string)[];
     return reply.map((r) => (r === 1 ? { kind: "new" } : { kind: "duplicate", firstId: r as HookId }));
+  }
+
+  /**
+   * The record's small fields alone (one short read): callers check a tenant with this before loading a
+   * body, so another tenant's record costs what a missing one does.
+   */
+  async summary(id: HookId): Promise<HookSummary | undefined> {
+    const raw = await this.redis.hget(this.keys.hook(id), "meta");
+    if (raw === null) return undefined;
+    const meta = JSON.parse(raw) as StoredMeta;
+    return { source: meta.source, tenant: meta.tenant, sinks: meta.sinks };
   }
 
   /** The record alone (metadata, headers, body). */

@@ -82,7 +82,20 @@ export class Keys {
 
   /** Hash: one replay job's filter, progress and state; beside its job, whose lock fences it. */
   replay(id: string): string {
-    return `${this.queuePrefix("replays")}:replay:${id}`;
+    return `${this.replayRecordPrefix}${id}`;
+  }
+
+  /** The prefix of every replay record's key (`replayRecordPrefix + id` is `replay(id)`). */
+  get replayRecordPrefix(): string {
+    return `${this.queuePrefix("replays")}:replay:`;
+  }
+
+  /**
+   * Set: the ids of one tenant's live (running or paused) replays, against its cap; `-` for replays of
+   * the untenanted admin token. Pruned of ended replays whenever the tenant creates one.
+   */
+  replaysLive(tenant: string | undefined): string {
+    return `${this.queuePrefix("replays")}:live:${tenant === undefined ? "-" : `t.${tenant}`}`;
   }
 
   /** Sorted set, all scores 0: every replay id with a record, walked newest first by ZREVRANGEBYLEX. */
@@ -163,6 +176,23 @@ export class Keys {
   /** String: the lock whose holder takes sample `name` this interval (it lapses with the interval). */
   sampleTurn(name: string): string {
     return `{${this.prefix}:sample}:${name}:turn`;
+  }
+
+  // --- Data layout ---
+
+  /** String: the data layout version this prefix holds (src/store/layout/); checked at every boot. */
+  get layoutVersion(): string {
+    return `{${this.prefix}:layout}:version`;
+  }
+
+  /** String: the lock of the one process migrating the layout (it lapses unless its holder renews it). */
+  get layoutLock(): string {
+    return `{${this.prefix}:layout}:migrate-lock`;
+  }
+
+  /** Hash: the steps of migration `from`→`to` already done (step → when), so a rerun resumes. */
+  layoutSteps(from: number, to: number): string {
+    return `{${this.prefix}:layout}:steps:${from}-${to}`;
   }
 
   // --- Claim URLs ---

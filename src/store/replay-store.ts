@@ -12,6 +12,7 @@ import { LuaScript } from "./lua-script.ts";
 const beginBatch = new LuaScript("begin-replay-batch-2.lua", 2);
 const commitStep = new LuaScript("commit-replay-step-2.lua", 2);
 const setState = new LuaScript("set-replay-state-1.lua", 1);
+const createCapped = new LuaScript("create-replay-3.lua", 3);
 
 /** A batch a runner has announced and not yet committed. */
 export interface InflightBatch {
@@ -65,6 +66,11 @@ export interface ReplayStep {
 
 export type SetStateResult = "ok" | "missing" | "done" | "cancelled";
 
+/** A replay created, or refused because its tenant already has `live` replays running or paused. */
+export type CreateResult =
+  | { readonly kind: "created"; readonly record: ReplayRecord }
+  | { readonly kind: "at_cap"; readonly live: number };
+
 export interface ReplayListQuery {
   readonly limit: number;
   /** The last id of the previous page. */
@@ -83,8 +89,11 @@ export class ReplayStore {
     private readonly retentionS: number,
   ) {}
 
-  /** Persist a new replay (its job is added by the caller). */
-  async create(input: NewReplay): Promise<ReplayRecord> {
+  /**
+   * Persist a new replay (its job is added by the caller), unless its tenant already has `maxLive`
+   * replays running or paused (see create-replay-3.lua).
+   */
+  async create(input: NewReplay, maxLive: number): Promise<CreateResult> {
     const id = newId("rp", input.created_at);
     const fields: Record<string, string> = {
       id,
@@ -101,9 +110,14 @@ export class ReplayStore {
     if (input.tenant !== undefined) fields.tenant = input.tenant;
     if (input.index !== undefined) fields.index = input.index;
     if (input.targets !== undefined) fields.targets = JSON.stringify(input.targets);
-    await this.redis.multi().hset(this.keys.replay(id), fields).zadd(this.keys.replayIndex, 0, id).exec();
+    const [created, live] = (await createCapped.run(
+      this.redis,
+      [this.keys.replay(id), this.keys.replayIndex, this.keys.replaysLive(input.tenant)],
+      [maxLive, id, this.keys.replayRecordPrefix, ...Object.entries(fields).flat()],
+    )) as [number, number];
+    if (created !== 1) return { kind: "at_cap", live };
     await this.forgetExpired();
-    return (await this.get(id)) as ReplayRecord;
+    return { kind: "created", record: (await this.get(id)) as ReplayRecord };
   }
 
   /** Drop a replay whose job could not be added. */

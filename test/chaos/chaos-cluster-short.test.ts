@@ -13,7 +13,9 @@ let result: ChaosResult | undefined;
 // CHAOS_KEEP_LOGS=1 keeps the processes' logs of a passing run too.
 let keepLogs = process.env.CHAOS_KEEP_LOGS === "1";
 afterAll(() => {
-  if (!keepLogs) result?.cleanup();
+  if (!result) return;
+  if (keepLogs) console.log(`processes' logs kept in ${result.keepLogs()}`);
+  else result.cleanup();
 });
 
 it("loses nothing acknowledged while a master fails over, workers die, the broker connection and the receiver fail", async () => {
@@ -34,7 +36,7 @@ it("loses nothing acknowledged while a master fails over, workers die, the broke
     log: (line) => lines.push(`${at()} ${line}`),
   });
   lines.push(`${at()} torn down`);
-  const report = `${lines.join("\n")}\n${summarize(result)}\n(processes' logs: ${result.dir})`;
+  const report = `${lines.join("\n")}\n${summarize(result)}`;
   // The figures are the point of the suite: shown on success too.
   console.log(report);
 

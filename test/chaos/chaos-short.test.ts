@@ -12,7 +12,9 @@ let result: ChaosResult | undefined;
 // CHAOS_KEEP_LOGS=1 keeps the processes' logs of a passing run too.
 let keepLogs = process.env.CHAOS_KEEP_LOGS === "1";
 afterAll(() => {
-  if (!keepLogs) result?.cleanup();
+  if (!result) return;
+  if (keepLogs) console.log(`processes' logs kept in ${result.keepLogs()}`);
+  else result.cleanup();
 });
 
 it("loses nothing accepted while workers, Redis, the broker connection and the receiver fail", async () => {
@@ -28,7 +30,7 @@ it("loses nothing accepted while workers, Redis, the broker connection and the r
     drainDeadlineMs: 45_000,
     log: (line) => lines.push(line),
   });
-  const report = `${lines.join("\n")}\n${summarize(result)}\n(processes' logs: ${result.dir})`;
+  const report = `${lines.join("\n")}\n${summarize(result)}`;
   // The figures are the point of the suite: shown on success too.
   console.log(report);
 

@@ -1,40 +1,22 @@
 // The entry points as an operator runs them: a bad config exits 78 naming the key, `npm start` without
 // Redis brings up a private one, and SIGTERM drains and exits 0.
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
+import { freePort } from "../../src/runtime/dev-redis.ts";
+import { runEntry as run } from "../support/entry-process.ts";
 import { eventually } from "../support/test-gateway.ts";
 
-const children: ChildProcess[] = [];
+const dirs: string[] = [];
 afterEach(() => {
-  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function run(entry: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], { env: { ...process.env, ...env } });
-  children.push(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (d) => (stdout += d));
-  child.stderr!.on("data", (d) => (stderr += d));
-  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
-  return { child, exited, out: () => stdout, err: () => stderr };
-}
-
 function tempConfig(text: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), "sy-boot-")), "switchyard.yaml");
+  const dir = mkdtempSync(join(tmpdir(), "sy-boot-"));
+  dirs.push(dir);
+  const file = join(dir, "switchyard.yaml");
   writeFileSync(file, text);
   return file;
 }
@@ -46,6 +28,15 @@ it("exits 78 on an invalid config, naming the key path", async () => {
   const p = run("workers/main.ts", { SWITCHYARD_CONFIG: file });
   expect(await p.exited).toBe(78);
   expect(p.err()).toContain("sinks.out.url");
+});
+
+it("duplicate_list_entries: exits 78 on a sink listed twice in a source, naming the entry", async () => {
+  const file = tempConfig(
+    "sinks: { out: { type: http, url: 'http://127.0.0.1:9/in' } }\nsources: { s: { verify: { type: none }, sinks: [out, out] } }\n",
+  );
+  const p = run("workers/main.ts", { SWITCHYARD_CONFIG: file });
+  expect(await p.exited).toBe(78);
+  expect(p.err()).toMatch(/sources\.s\.sinks\.?\[1\]: "out" is listed twice/);
 });
 
 it("exits 78 on an unset variable without default", async () => {
@@ -63,7 +54,7 @@ it("starts a private Redis when none answers, serves, and exits 0 on SIGTERM", a
     SWITCHYARD_CONFIG: "",
   });
   await eventually(() => p.out().includes("switchyard listening"), 20_000, "the gateway to listen");
-  expect(p.out()).toContain("started a private, non-persistent redis-server");
+  expect(p.out()).toContain("started a private redis-server for development; its data is throwaway");
 
   const res = await fetch(`http://127.0.0.1:${port}/webhooks/demo`, { method: "POST", body: '{"a":1}' });
   expect(res.status).toBe(202);

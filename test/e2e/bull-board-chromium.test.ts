@@ -72,9 +72,15 @@ it("logs in, shows every queue, and retries a failed job from the browser", asyn
     httpCredentials: { username: "ops", password: ADMIN_TOKEN },
     viewport: { width: 1280, height: 800 },
   });
-  await loopbackOnly(context);
+  const outside = await loopbackOnly(context);
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
+  // The page must not even try to reach another origin (it once fetched web fonts from a CDN), and
+  // its content security policy must not refuse anything the board itself needs.
+  const refused: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error" && /Content Security Policy/i.test(m.text())) refused.push(m.text());
+  });
   const overview = await page.goto(`${gw.url}/admin/queues`);
   expect(overview?.status()).toBe(200);
   for (const name of ["sink-forward", "replays", "maintenance"]) {
@@ -83,6 +89,7 @@ it("logs in, shows every queue, and retries a failed job from the browser", asyn
       .toBeGreaterThan(0);
   }
   await page.screenshot({ path: `${ARTIFACTS}/bull-board-overview.png`, fullPage: true });
+  expect(outside).toEqual([]);
 
   // Open the failed job, press its retry button and confirm.
   await page.goto(`${gw.url}/admin/queues/queue/sink-forward?status=failed`);
@@ -111,5 +118,7 @@ it("logs in, shows every queue, and retries a failed job from the browser", asyn
   await page.getByText("sink-forward", { exact: true }).first().waitFor({ timeout: 10_000 });
   expect(await page.locator(`a[href*="${jobId}"]`).count()).toBe(0);
   await page.screenshot({ path: `${ARTIFACTS}/bull-board-retried.png`, fullPage: true });
+  expect(outside).toEqual([]);
+  expect(refused).toEqual([]);
   await queue.close();
 });

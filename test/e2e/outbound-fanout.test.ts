@@ -117,7 +117,11 @@ it("fans one event out to three endpoints, each to its own end, signed for both 
     for (const r of rx.requests) {
       expect(r.headers["webhook-id"]).toBe("order-1-paid"); // stable across retries
       expect(verifies(r, secret)).toBe(true);
-      expect(JSON.parse(r.body.toString())).toEqual({ order: 1, total: "12.50" });
+      expect(JSON.parse(r.body.toString())).toEqual({
+        type: "order.paid",
+        timestamp: expect.any(String),
+        data: { order: 1, total: "12.50" },
+      });
     }
 
   // Re-publishing the same id: duplicates everywhere, nothing sent again.

@@ -2,12 +2,12 @@
 // because the request timeout keeps being enforced while the server drains.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, it, onTestFinished } from "vitest";
 import { REDIS_URL, deletePrefix, eventually } from "../support/test-gateway.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -27,7 +27,9 @@ async function freePort(): Promise<number> {
 it("slowloris_holds_shutdown: a SIGTERMed gateway with a stalled client exits 0 within seconds", async () => {
   const port = await freePort();
   const prefix = `t${randomBytes(5).toString("hex")}`;
-  const file = join(mkdtempSync(join(tmpdir(), "sy-sigterm-")), "switchyard.yaml");
+  const dir = mkdtempSync(join(tmpdir(), "sy-sigterm-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "switchyard.yaml");
   writeFileSync(
     file,
     [

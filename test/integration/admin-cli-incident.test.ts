@@ -132,7 +132,8 @@ describe("switchyard incident commands", () => {
         "",
       ].join("\n"),
     );
-    const worker = await cli(["check-config", file]);
+    const asWorker = { SWITCHYARD_ROLES: "dispatch,recovery" };
+    const worker = await cli(["check-config", file], asWorker);
     expect(worker.code).toBe(0);
     expect(worker.stdout).toBe(`ok: ${file} is valid (1 source, 1 sink)\n`);
     const warnings = worker.stderr.split("\n").filter((l) => l.startsWith("warning: "));
@@ -147,7 +148,7 @@ describe("switchyard incident commands", () => {
     const [allInOne, webOnly, strict] = await Promise.all([
       cli(["check-config", file, "--roles", "api,dispatch,recovery"]),
       cli(["check-config", file], { SWITCHYARD_ROLES: "api" }),
-      cli(["check-config", file, "--strict"]),
+      cli(["check-config", file, "--strict"], asWorker),
     ]);
     // With the API in the same process, claim URLs and metrics are served: nothing to warn about.
     expect(allInOne.stderr.split("\n").filter((l) => l.startsWith("warning: "))).toHaveLength(0);

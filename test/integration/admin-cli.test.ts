@@ -46,7 +46,7 @@ describe("switchyard CLI", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split("\n");
-    expect(lines[0]).toMatch(/^DEAD AT\s+ID\s+SOURCE/);
+    expect(lines[0]).toMatch(/^DEAD AT\s+ID\s+DIRECTION\s+SOURCE\/TYPE\s+TARGET/);
     expect(lines).toHaveLength(4);
     expect(
       lines

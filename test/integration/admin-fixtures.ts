@@ -9,7 +9,10 @@ export interface AdminAnswer {
   readonly json: any;
 }
 
-/** Call the admin API with a bearer token (the global one by default; `null` sends none). */
+/**
+ * Call the admin API with a bearer token (the global one by default; `null` sends none), as the CLI does:
+ * every write declares JSON, body or not.
+ */
 export async function admin(
   gw: TestGateway,
   method: string,
@@ -19,7 +22,8 @@ export async function admin(
   const headers: Record<string, string> = {};
   const token = opts.token === undefined ? ADMIN_TOKEN : opts.token;
   if (token !== null) headers.authorization = `Bearer ${token}`;
-  if (opts.body !== undefined) headers["content-type"] = "application/json";
+  if (opts.body !== undefined || !["GET", "HEAD"].includes(method))
+    headers["content-type"] = "application/json";
   const app = gw.gateway.app;
   if (!app) throw new Error("the gateway has no API role");
   const res = await app.request(path, {

@@ -57,6 +57,23 @@ async function call(
 
 const valid = { url: "https://hooks.example.com/in", event_types: ["order.*"] };
 
+describe("url_userinfo_shown", () => {
+  it("masks the password of an endpoint URL in every answer, and refuses the mask sent back", async () => {
+    const created = await call("POST", "/v1/endpoints", {
+      body: { ...valid, url: "https://svc:hunter2-pass@hooks.example.com/in" },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.url).toBe("https://svc:***@hooks.example.com/in");
+    const got = await call("GET", `/v1/endpoints/${created.json.id}`);
+    expect(got.json.url).toBe("https://svc:***@hooks.example.com/in");
+    const listed = await call("GET", "/v1/endpoints");
+    expect(JSON.stringify(listed.json)).not.toContain("hunter2");
+    const back = await call("PATCH", `/v1/endpoints/${created.json.id}`, { body: { url: got.json.url } });
+    expect(back.status).toBe(400);
+    expect(back.json.error.message).toMatch(/^url: send the real password/);
+  });
+});
+
 describe("POST /v1/endpoints", () => {
   it("creates an endpoint and shows its secret once", async () => {
     const res = await call("POST", "/v1/endpoints", {
@@ -105,6 +122,11 @@ describe("POST /v1/endpoints", () => {
     [{ ...valid, event_types: [] }, /^event_types: must list at least one/],
     [{ ...valid, event_types: ["order.*.x"] }, /^event_types\.0: must be an event type/],
     [{ ...valid, event_types: Array.from({ length: 101 }, (_, i) => `t${i}`) }, /at most 100 patterns/],
+    // duplicate_list_entries: a pattern listed twice is a mistake.
+    [
+      { ...valid, event_types: ["order.*", "a.b", "order.*"] },
+      /^event_types\.2: "order\.\*" is listed twice/,
+    ],
     [{ ...valid, headers: { Host: "x" } }, /^headers\.Host: is set by Switchyard/],
     [{ ...valid, headers: { "content-type": "x" } }, /^headers\.content-type:/],
     [{ ...valid, headers: { Connection: "close" } }, /^headers\.Connection: .*hop-by-hop/],

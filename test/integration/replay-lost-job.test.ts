@@ -19,15 +19,20 @@ it("a running replay whose job was lost is resumed by recovery, not left running
   );
   const store = new ReplayStore(gw.redis, gw.gateway.keys, gw.config.retention_s);
   // The record, as POST /v1/replays writes it, with no job behind it.
-  const record = await store.create({
-    tenant: undefined,
-    filter: {},
-    rate_per_s: 100,
-    index: "all",
-    targets: undefined,
-    total_estimate: 0,
-    created_at: Date.now(),
-  });
+  const created = await store.create(
+    {
+      tenant: undefined,
+      filter: {},
+      rate_per_s: 100,
+      index: "all",
+      targets: undefined,
+      total_estimate: 0,
+      created_at: Date.now(),
+    },
+    gw.config.replays.max_per_tenant,
+  );
+  if (created.kind !== "created") throw new Error(`replay not created: ${created.kind}`);
+  const record = created.record;
   expect(record.state).toBe("running");
   const done = await eventually(
     async () => {

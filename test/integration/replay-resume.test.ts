@@ -86,15 +86,20 @@ it("finishes a batch left half done by a crash, moving each entry exactly once",
   expect(members).toHaveLength(6);
 
   await new Promise((r) => setTimeout(r, 5));
-  const record = await store.create({
-    tenant: undefined,
-    filter: { source: "src" },
-    rate_per_s: 1000,
-    index: "source:src",
-    targets: undefined,
-    total_estimate: 6,
-    created_at: Date.now(),
-  });
+  const created = await store.create(
+    {
+      tenant: undefined,
+      filter: { source: "src" },
+      rate_per_s: 1000,
+      index: "source:src",
+      targets: undefined,
+      total_estimate: 6,
+      created_at: Date.now(),
+    },
+    10,
+  );
+  if (created.kind !== "created") throw new Error("the replay was refused");
+  const { record } = created;
   const R = record.id as ReplayId;
   await new Promise((r) => setTimeout(r, 5));
   const hookOf = async (e: IndexPosition): Promise<string> =>

@@ -1,10 +1,10 @@
 // A worker process killed with SIGKILL mid-attempt loses nothing: BullMQ's stalled-job check hands the
 // job to another worker once the dead one's lock lapses.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, it, onTestFinished } from "vitest";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import { sendHook, waitForState } from "../support/hooks.ts";
 import { REDIS_URL, type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
@@ -35,6 +35,7 @@ it("redelivers a job whose worker was SIGKILLed mid-attempt", async () => {
     sources: { src: { verify: { type: "none" }, sinks: ["out"] } },
   });
   const dir = mkdtempSync(join(tmpdir(), "sy-crash-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, "switchyard.yaml");
   writeFileSync(
     file,

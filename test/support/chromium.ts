@@ -33,10 +33,18 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Abort every request that would leave the machine (web fonts and the like): tests talk to loopback only. */
-export async function loopbackOnly(context: BrowserContext): Promise<void> {
+/**
+ * Abort every request that would leave the machine: tests talk to loopback only. Returns the URLs
+ * aborted, as they happen, so a test can assert that a page asked for nothing outside.
+ */
+export async function loopbackOnly(context: BrowserContext): Promise<string[]> {
+  const blocked: string[] = [];
   await context.route(
     (url) => !["127.0.0.1", "localhost", "[::1]"].includes(url.hostname),
-    (route) => route.abort("blockedbyclient"),
+    (route) => {
+      blocked.push(route.request().url());
+      return route.abort("blockedbyclient");
+    },
   );
+  return blocked;
 }

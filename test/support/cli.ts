@@ -13,6 +13,7 @@ export function runSwitchyard(
   url: string,
   args: string[],
   env: Record<string, string> = {},
+  timeoutMs = 30_000,
 ): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(
@@ -20,7 +21,7 @@ export function runSwitchyard(
       ["bin/switchyard.mjs", ...args],
       {
         env: { ...process.env, SWITCHYARD_URL: url, SWITCHYARD_ADMIN_TOKEN: ADMIN_TOKEN, ...env },
-        timeout: 30_000,
+        timeout: timeoutMs,
       },
       (err, stdout, stderr) =>
         resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),

@@ -68,9 +68,25 @@ describe("format", () => {
         attempts: 25,
         dead_at: "2030-01-01T00:00:01.000Z",
       },
+      {
+        id: "dl_3",
+        direction: "outbound",
+        target: "ep_3",
+        event_type: "order.paid",
+        endpoint: "ep_3",
+        error_class: "permanent",
+        reason: "HTTP 410",
+        attempts: 1,
+        dead_at: "2030-01-01T00:00:02.000Z",
+      },
     ]);
     const lines = out.split("\n");
-    expect(lines[0]).toMatch(/^DEAD AT\s+ID\s+SOURCE\s+TENANT\s+SINK\s+CLASS\s+ATTEMPTS\s+REASON$/);
+    expect(lines[0]).toMatch(
+      /^DEAD AT\s+ID\s+DIRECTION\s+SOURCE\/TYPE\s+TARGET\s+TENANT\s+CLASS\s+ATTEMPTS\s+REASON$/,
+    );
+    // Entries from a server without `direction` read as inbound by their sink.
+    expect(lines[1]).toMatch(/\binbound\s+stripe\s+out\s+acme\b/);
+    expect(lines[3]).toMatch(/\boutbound\s+order\.paid\s+ep_3\s+-\s+permanent\b/);
     expect(lines[1]).toContain("hk_1-out");
     expect(lines[1]).toContain("acme");
     expect(lines[2]).toContain(" - "); // no tenant

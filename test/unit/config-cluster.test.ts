@@ -22,7 +22,7 @@ describe("redis.cluster and sinks.<name>.partitions", () => {
   it("refuses a seed that is not a redis URL, or no seeds, naming the key path", () => {
     expect(() =>
       parseConfig(`${base}redis: { cluster: { nodes: ["10.0.0.1:6379"] } }\n`, "x.yaml", {}),
-    ).toThrow(/redis\.cluster\.nodes\.\[0\]: must be a redis:\/\//);
+    ).toThrow(/redis\.cluster\.nodes\[0\]: must be a redis:\/\//);
     expect(() => parseConfig(`${base}redis: { cluster: { nodes: [] } }\n`, "x.yaml", {})).toThrow(
       /redis\.cluster\.nodes/,
     );

@@ -5,24 +5,29 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run.ts";
 import { BUNDLED_CONFIG, ConfigError, loadConfig, parseConfig } from "../../src/config/load.ts";
-import { interpolate } from "../../src/config/interpolate.ts";
+import { parseInterpolated } from "../../src/config/interpolate.ts";
 import { redact } from "../../src/config/redact.ts";
 import { createLogger } from "../../src/observability/logger.ts";
 import { nodeServerOptions } from "../../src/runtime/http-server.ts";
 
 describe("interpolation", () => {
+  const interpolated = (text: string, env: Record<string, string>): unknown =>
+    parseInterpolated(text, env).toJS();
+
   it("reads ${VAR} and ${VAR:-default} from the environment", () => {
-    expect(interpolate("a: ${A}\nb: ${B:-two}\nc: ${C:-x}", { A: "one", C: "three" })).toBe(
-      "a: one\nb: two\nc: three",
-    );
+    expect(interpolated("a: ${A}\nb: ${B:-two}\nc: ${C:-x}", { A: "one", C: "three" })).toEqual({
+      a: "one",
+      b: "two",
+      c: "three",
+    });
   });
 
   it("stops on an unset variable without default, naming it and the line", () => {
-    expect(() => interpolate("x: 1\ny: ${NOPE}", {})).toThrow(/NOPE is not set \(line 2\)/);
+    expect(() => interpolated("x: 1\ny: ${NOPE}", {})).toThrow(/NOPE is not set \(line 2\)/);
   });
 
   it("leaves comments and escaped references alone", () => {
-    expect(interpolate("# ${NOPE}\nx: $${LIT}", {})).toBe("# ${NOPE}\nx: ${LIT}");
+    expect(interpolated("# ${NOPE}\nx: $${LIT} # ${NOPE}", {})).toEqual({ x: "${LIT}" });
   });
 });
 
@@ -53,6 +58,27 @@ sources: { s: { verify: { type: none }, sinks: [out] } }
     ).toThrow(/http\.headers_timeout_ms/);
   });
 
+  it("grants no other origin by default, and takes admin.allowed_origins only as exact origins", () => {
+    expect(parseConfig(valid, "x.yaml", {}).admin.allowed_origins).toEqual([]);
+    const ok = `${valid}admin: { allowed_origins: ["https://ops.example.com", "http://127.0.0.1:8080"] }\n`;
+    expect(parseConfig(ok, "x.yaml", {}).admin.allowed_origins).toEqual([
+      "https://ops.example.com",
+      "http://127.0.0.1:8080",
+    ]);
+    for (const bad of [
+      "*",
+      "https://ops.example.com/",
+      "https://ops.example.com/console",
+      "ops.example.com",
+      "ftp://x.example",
+    ]) {
+      expect(
+        () => parseConfig(`${valid}admin: { allowed_origins: ["${bad}"] }\n`, "x.yaml", {}),
+        bad,
+      ).toThrow(/admin\.allowed_origins\[0\]: must be an origin as browsers send it/);
+    }
+  });
+
   it("names the key path of an invalid value", () => {
     const bad = valid.replace("http://localhost:9000/in", "ftp://nope");
     try {
@@ -66,7 +92,7 @@ sources: { s: { verify: { type: none }, sinks: [out] } }
 
   it("rejects a source pointing at an unknown sink", () => {
     expect(() => parseConfig(valid.replace("[out]", "[out, ghost]"), "x.yaml", {})).toThrow(
-      /sources\.s\.sinks\.\[1\]: unknown sink "ghost"/,
+      /sources\.s\.sinks\[1\]: unknown sink "ghost"/,
     );
   });
 
@@ -84,6 +110,14 @@ sources: { s: { verify: { type: none }, sinks: [out] } }
     expect(() =>
       parseConfig(valid.replace("{ type: none }", `{ type: github, secrets: ${nine} }`), "x.yaml", {}),
     ).toThrow(/verify\.secrets/);
+  });
+
+  it("drops an empty secret (an unset ${OLD:-} during a rotation), but still needs one", () => {
+    const rotating = valid.replace("{ type: none }", '{ type: github, secrets: [now, "${OLD:-}"] }');
+    expect(parseConfig(rotating, "x.yaml", {}).sources.s?.verify).toMatchObject({ secrets: ["now"] });
+    expect(() =>
+      parseConfig(valid.replace("{ type: none }", '{ type: github, secrets: [""] }'), "x.yaml", {}),
+    ).toThrow(/verify\.secrets: at least one secret/);
   });
 
   it("rejects names that would break keys and URLs", () => {

@@ -19,6 +19,7 @@ const base: Endpoint = {
   tenant: undefined,
   headers: { "x-a": "1" },
   rate_limit_per_s: undefined,
+  payload_format: "standard",
   disabled: false,
   disabled_reason: undefined,
   disabled_at: undefined,

@@ -54,9 +54,12 @@ describe("OpenAPI schemas", () => {
   it("declare every field of a DLQ entry view", () => {
     const view = dlqEntryView({
       id: "dl_x",
+      direction: "inbound",
+      target: "out",
       hook_id: "hk_x",
       event_id: undefined,
       source: "s",
+      event_type: undefined,
       tenant: "t",
       sink: "out",
       endpoint: undefined,
@@ -102,6 +105,7 @@ describe("OpenAPI schemas", () => {
       tenant: "t",
       headers: { a: "b" },
       rate_limit_per_s: 1,
+      payload_format: "raw",
       disabled: true,
       disabled_reason: "r",
       disabled_at: 1,

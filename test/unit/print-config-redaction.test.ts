@@ -1,11 +1,11 @@
 // print-config is pasted into tickets: a config full of credentials, each a distinct marker, must come
 // out with none of them, in YAML and in JSON, while what an operator needs to read stays.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { printConfig } from "../../src/cli/commands/config.ts";
 
 const markers: string[] = [];
@@ -35,6 +35,12 @@ sinks:
       Authorization: "Bearer ${m()}"
       X-Anything: "${m()}"
     secret: "${m()}"
+  slack:
+    type: http
+    url: "https://hooks.slack.com/services/T${m()}/B${m()}/${m()}"
+  deep:
+    type: http
+    url: "https://relay.example.com/in/${m()}/"
   bus:
     type: amqp
     url: "amqps://${m()}:${m()}@rabbit.internal:5671/vhost?heartbeat=${m()}"
@@ -48,15 +54,21 @@ sources:
   stripe:
     tenant: acme
     verify: { type: stripe, secrets: ["${m()}", "${m()}"] }
-    sinks: [forward, bus, stream]
+    sinks: [forward, slack, deep, bus, stream]
   custom:
     verify: { type: hmac, header: x-sig, secrets: ["${m()}"] }
+    sinks: [forward]
+  per_tenant:
+    tenants: [north, south]
+    verify: { type: github, secrets_by_tenant: { north: ["${m()}"], south: ["${m()}", "${m()}"] } }
     sinks: [forward]
 `;
 }
 
 function run(json: boolean): string {
-  const file = join(mkdtempSync(join(tmpdir(), "sy-redact-")), "switchyard.yaml");
+  const dir = mkdtempSync(join(tmpdir(), "sy-redact-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "switchyard.yaml");
   writeFileSync(file, plantedConfig());
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -83,6 +95,9 @@ describe("print_config_leaks_secrets", () => {
         "redis.internal:6379",
         "hooks.example.com/base",
         "api.example.com/hooks",
+        // A URL path beyond its first segment may be a credential (Slack's /services/T…/B…/…).
+        "https://hooks.slack.com/services/[redacted]",
+        "https://relay.example.com/in/[redacted]",
         "rabbit.internal:5671/vhost",
         "kafka1.internal:9092",
         "kafka2.internal:9093",
@@ -91,6 +106,8 @@ describe("print_config_leaks_secrets", () => {
         "PRIVATE-TOKEN",
         "svc-switchyard",
         "acme",
+        "north",
+        "south",
       ]) {
         expect(out).toContain(visible);
       }

@@ -5,6 +5,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { BreakerView } from "../../delivery/shared-breaker.ts";
 import type { Endpoint } from "../../domain/endpoint.ts";
+import { maskUserinfo } from "../../domain/masked-url.ts";
 import type { BreakerBoard, ProcessReport, ReportedState } from "../../store/breaker-board.ts";
 import type { EndpointStore } from "../../store/endpoint-store.ts";
 import type { AdminEnv } from "../admin-auth.ts";
@@ -57,7 +58,7 @@ export function endpointBreakerView(
   return {
     endpoint: e.id,
     tenant: e.tenant ?? null,
-    url: e.url,
+    url: maskUserinfo(e.url),
     state: view.state,
     open_until: iso(view.openUntil ?? undefined) ?? null,
     probe_until: iso(view.probeUntil ?? undefined) ?? null,

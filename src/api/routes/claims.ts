@@ -5,7 +5,8 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { ClaimSigner } from "../../domain/claim-signature.ts";
 import { isId } from "../../domain/ids.ts";
-import type { HookStore, StoredHook } from "../../store/hook-store.ts";
+import type { HookRecord } from "../../domain/hook.ts";
+import type { HookStore } from "../../store/hook-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
 
@@ -38,16 +39,23 @@ export function claimRoutes(deps: ClaimRouteDeps): Hono {
     // One answer for malformed, unknown, expired and other tenants' ids, so none of them leaks.
     const notFound = new ApiError(404, "not_found", "no such claim");
     if (!isId("hk", id)) throw notFound;
-    let stored: StoredHook | undefined;
+    const principal = c.get("principal");
+    let hook: HookRecord | undefined;
     try {
-      stored = await deps.hooks.load(id);
-    } catch {
+      // A tenant token's tenant is checked on a short read first: another tenant's body is never loaded,
+      // so its 404 costs what a missing claim's does.
+      if (principal.tenant !== undefined) {
+        const summary = await deps.hooks.summary(id);
+        if (!summary || !canSee(principal, summary.tenant)) throw notFound;
+      }
+      hook = await deps.hooks.record(id);
+    } catch (err) {
+      if (err === notFound) throw err;
       throw new ApiError(503, "store_unavailable", "the hook store is unavailable", {
         "retry-after": STORE_RETRY_AFTER_S,
       });
     }
-    if (!stored || !canSee(c.get("principal"), stored.hook.tenant)) throw notFound;
-    const { hook } = stored;
+    if (!hook || !canSee(principal, hook.tenant)) throw notFound;
     return c.body(
       new Uint8Array(hook.body.buffer as ArrayBuffer, hook.body.byteOffset, hook.body.byteLength),
       200,

@@ -4,7 +4,9 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { type Endpoint, secretProblem } from "../../domain/endpoint.ts";
 import { isId } from "../../domain/ids.ts";
+import { maskUserinfo } from "../../domain/masked-url.ts";
 import { type Resolver, SsrfBlockedError, checkDestination } from "../../fanout/ssrf-guard.ts";
+import type { Logger } from "../../observability/logger.ts";
 import { EndpointLimitReached, type EndpointStore } from "../../store/endpoint-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
@@ -25,22 +27,25 @@ export interface EndpointRouteDeps {
   readonly allowPrivate: boolean;
   /** Resolves endpoint host names for the registration check (default: the system resolver). */
   readonly resolve?: Resolver;
+  /** Where a refused URL's detail goes (what its host resolved to): never into the answer. */
+  readonly logger?: Logger;
 }
 
 const invalid = (message: string): ApiError => new ApiError(400, "invalid_request", message);
 const notFound = (): ApiError => new ApiError(404, "not_found", "no such endpoint");
 
-/** An endpoint as the API shows it: no secrets, ISO timestamps, credential header values masked. */
+/** An endpoint as the API shows it: no secrets, ISO timestamps, credential header values and URL password masked. */
 export function endpointView(e: Endpoint): Record<string, unknown> {
   return {
     id: e.id,
-    url: e.url,
+    url: maskUserinfo(e.url),
     event_types: e.event_types,
     tenant: e.tenant,
     headers: Object.fromEntries(
       Object.entries(e.headers).map(([k, v]) => [k, CREDENTIAL_HEADER.test(k) ? REDACTED : v]),
     ),
     rate_limit_per_s: e.rate_limit_per_s,
+    payload_format: e.payload_format,
     disabled: e.disabled,
     disabled_reason: e.disabled_reason,
     disabled_at: iso(e.disabled_at),
@@ -73,7 +78,10 @@ function checkSecret(secret: string): void {
 export function endpointRoutes(deps: EndpointRouteDeps): Hono {
   const app = new Hono<AdminEnv>();
 
-  /** Normalize the URL and refuse internal destinations; answers 400 with the guard's reason. */
+  /**
+   * Normalize the URL and refuse internal destinations; answers 400 with the guard's public reason (what
+   * a name resolved to is logged, not answered: it would map the gateway's network for a tenant).
+   */
   async function vetUrl(url: string): Promise<string> {
     try {
       await checkDestination(url, {
@@ -81,7 +89,13 @@ export function endpointRoutes(deps: EndpointRouteDeps): Hono {
         ...(deps.resolve ? { resolve: deps.resolve } : {}),
       });
     } catch (err) {
-      if (err instanceof SsrfBlockedError) throw invalid(`url: refused: ${err.message}`);
+      if (err instanceof SsrfBlockedError) {
+        deps.logger?.info(
+          { reason: err.reason, detail: err.message },
+          "endpoint URL refused by the SSRF guard",
+        );
+        throw invalid(`url: refused: ${err.publicMessage}`);
+      }
       throw err;
     }
     return new URL(url).href;

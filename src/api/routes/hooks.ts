@@ -17,10 +17,17 @@ export function hookRoutes(deps: HookRouteDeps): Hono {
 
   app.get("/v1/hooks/:id", deps.auth, async (c) => {
     const id = c.req.param("id");
-    const stored = isId("hk", id) ? await deps.hooks.load(id) : undefined;
-    // Another tenant's hook answers exactly like a missing one, so ids do not leak.
-    if (!stored || !canSee(c.get("principal"), stored.hook.tenant))
-      throw new ApiError(404, "not_found", "no such hook");
+    const notFound = new ApiError(404, "not_found", "no such hook");
+    if (!isId("hk", id)) throw notFound;
+    // Another tenant's hook answers exactly like a missing one, so ids do not leak: its tenant is read
+    // first (a short read), and only a hook the caller may see is loaded, body and rows included.
+    const principal = c.get("principal");
+    if (principal.tenant !== undefined) {
+      const summary = await deps.hooks.summary(id);
+      if (!summary || !canSee(principal, summary.tenant)) throw notFound;
+    }
+    const stored = await deps.hooks.load(id);
+    if (!stored || !canSee(principal, stored.hook.tenant)) throw notFound;
     const { hook } = stored;
     const headers = Object.fromEntries(
       Object.entries(hook.headers).map(([k, v]) => [k, CREDENTIAL_HEADER.test(k) ? "[redacted]" : v]),

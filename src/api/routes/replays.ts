@@ -10,7 +10,12 @@ import {
   REPLAY_STATES,
   type ReplayFilter,
 } from "../../domain/replay.ts";
-import { type CreateReplayDeps, UnknownReplayTarget, createReplay } from "../../recovery/create-replay.ts";
+import {
+  type CreateReplayDeps,
+  TooManyReplays,
+  UnknownReplayTarget,
+  createReplay,
+} from "../../recovery/create-replay.ts";
 import type { ReplayRecord } from "../../store/replay-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
@@ -88,6 +93,7 @@ export function replayRoutes(deps: ReplayRouteDeps): Hono {
       record = await createReplay(deps, { tenant, filter, ratePerS: body.rate_per_s });
     } catch (err) {
       if (err instanceof UnknownReplayTarget) throw invalid(`filter.ids: ${err.message}`);
+      if (err instanceof TooManyReplays) throw new ApiError(429, "too_many_replays", err.message);
       throw err;
     }
     return c.json({ id: record.id, ...replayView(record) }, 202);

@@ -6,13 +6,16 @@ import { stringify } from "yaml";
 import { ConfigError, loadConfig, resolveConfigPath } from "../../config/load.ts";
 import { redact } from "../../config/redact.ts";
 import { configWarnings } from "../../config/warnings.ts";
-import { type Role, parseRoles } from "../../runtime/roles.ts";
+import { ALL_ROLES, type Role, parseRoles } from "../../runtime/roles.ts";
 import type { CommandContext } from "../context.ts";
 import { type CliIo, println } from "../io.ts";
 import { EXIT, UsageError } from "../options.ts";
 
-/** The process a config is checked for when neither --roles nor SWITCHYARD_ROLES says: the Procfile's worker. */
+/** The Procfile's worker: named in a note when the default check leaves out what it would be warned about. */
 const WORKER_ROLES: readonly Role[] = ["dispatch", "recovery"];
+
+const warningsFor = (config: ReturnType<typeof loadConfig>, roles: readonly Role[]) =>
+  configWarnings(config, { api: roles.includes("api"), dispatch: roles.includes("dispatch") });
 
 function load(
   file: string | undefined,
@@ -37,10 +40,15 @@ export interface CheckOptions {
   readonly strict?: boolean;
 }
 
+/**
+ * Validate and print warnings for the process that will run the config: --roles, else SWITCHYARD_ROLES,
+ * else every role (what `npm start` and the image's default entry point run when neither says).
+ */
 export function checkConfig(file: string | undefined, opts: CheckOptions, io: CliIo): number {
   let roles: Role[];
+  const chosen = opts.roles ?? io.env.SWITCHYARD_ROLES;
   try {
-    roles = parseRoles(opts.roles ?? io.env.SWITCHYARD_ROLES, WORKER_ROLES);
+    roles = parseRoles(chosen, ALL_ROLES);
   } catch (err) {
     throw new UsageError(
       (err as Error).message.replace(/^SWITCHYARD_ROLES/, opts.roles ? "--roles" : "SWITCHYARD_ROLES"),
@@ -55,13 +63,18 @@ export function checkConfig(file: string | undefined, opts: CheckOptions, io: Cl
     io.stdout,
     `ok: ${path} is valid (${sources} source${sources === 1 ? "" : "s"}, ${sinks} sink${sinks === 1 ? "" : "s"})`,
   );
-  const warnings = configWarnings(config, {
-    api: roles.includes("api"),
-    dispatch: roles.includes("dispatch"),
-  });
+  const warnings = warningsFor(config, roles);
   for (const w of warnings) println(io.stderr, `warning: ${w.path}: ${w.message}`);
   if (warnings.length > 0)
     println(io.stderr, `(checked for a process with roles ${roles.join(",")}; --roles picks another)`);
+  // Nobody said which process: a deployment split like the Procfile's would be warned about more.
+  const forWorker = chosen === undefined || chosen.trim() === "" ? warningsFor(config, WORKER_ROLES) : [];
+  if (forWorker.length > warnings.length)
+    println(
+      io.stderr,
+      `note: checked for a process with roles ${roles.join(",")}; with --roles ${WORKER_ROLES.join(",")} ` +
+        `(the Procfile's worker) it warns about ${forWorker.map((w) => w.path).join(", ")}`,
+    );
   return opts.strict && warnings.length > 0 ? EXIT.config : EXIT.ok;
 }
 
@@ -87,7 +100,7 @@ export function registerConfigCommands(program: Command, ctx: CommandContext): v
     .option("-c, --config <file>", "the config file (instead of FILE)")
     .option(
       "--roles <list>",
-      "check for a process with these roles (api,dispatch,recovery; default: $SWITCHYARD_ROLES, else dispatch,recovery)",
+      "check for a process with these roles (api,dispatch,recovery; default: $SWITCHYARD_ROLES, else all of them, as npm start runs)",
     )
     .option("--strict", "exit 78 when there are warnings")
     .action(

@@ -156,7 +156,7 @@ export function registerDlqCommands(program: Command, ctx: CommandContext): void
           const ids = opts.id ?? [];
           if (Object.keys(filter).length === 0 && ids.length === 0 && opts.all !== true)
             throw new UsageError(
-              "dlq replay: give a filter (--source, --sink, --error-class, --since, --until, --id) or --all to replay the whole DLQ",
+              "dlq replay: give a filter (--source, --sink, --endpoint, --error-class, --since, --until, --id) or --all to replay the whole DLQ",
             );
           return dlqReplay(
             ctx.client(cmd),

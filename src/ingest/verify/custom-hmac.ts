@@ -1,13 +1,13 @@
 // The custom `hmac` scheme, for providers without a preset: a named header carrying `<prefix><digest>`,
 // the digest an HMAC (sha256/sha512/sha1, hex/base64) over a template of `{body}` and `{timestamp}`.
 // The template is split once per config so a request only feeds the pieces to the HMAC.
-import type { VerifyConfig } from "../../config/schema.ts";
+import type { SchemeConfig } from "./scheme-config.ts";
 import { anyKeyMatches, decodeSignature } from "./crypto.ts";
 import { utf8Keys } from "./keys.ts";
 import { OK, fail, type VerifyOutcome, type VerifyRequest } from "./outcome.ts";
 import { checkTimestamp } from "./timestamp.ts";
 
-type HmacConfig = Extract<VerifyConfig, { type: "hmac" }>;
+type HmacConfig = Extract<SchemeConfig, { type: "hmac" }>;
 
 type Piece = { kind: "text"; text: string } | { kind: "body" } | { kind: "timestamp" };
 

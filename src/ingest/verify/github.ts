@@ -1,11 +1,11 @@
 // GitHub: `x-hub-signature-256: sha256=<hex HMAC-SHA256 of the body>`. No timestamp in the scheme, so
 // replays are left to dedup on `x-github-delivery`. The legacy SHA-1 `x-hub-signature` is not accepted.
-import type { VerifyConfig } from "../../config/schema.ts";
+import type { SchemeConfig } from "./scheme-config.ts";
 import { anyKeyMatches, decodeSignature } from "./crypto.ts";
 import { utf8Keys } from "./keys.ts";
 import { OK, fail, type VerifyOutcome, type VerifyRequest } from "./outcome.ts";
 
-type GithubConfig = Extract<VerifyConfig, { type: "github" }>;
+type GithubConfig = Extract<SchemeConfig, { type: "github" }>;
 
 const HEADER = "x-hub-signature-256";
 const PREFIX = "sha256=";

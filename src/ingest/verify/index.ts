@@ -5,6 +5,7 @@ import type { VerifyConfig } from "../../config/schema.ts";
 import { verifyCustomHmac } from "./custom-hmac.ts";
 import { verifyGithub } from "./github.ts";
 import { OK, fail, type VerifyOutcome, type VerifyRequest } from "./outcome.ts";
+import { schemeConfigFor } from "./scheme-config.ts";
 import { verifyShopify } from "./shopify.ts";
 import { verifySlack } from "./slack.ts";
 import { verifyStandardWebhooks } from "./standard-webhooks.ts";
@@ -13,10 +14,18 @@ import { verifyStripe } from "./stripe.ts";
 export type { VerifyOutcome, VerifyRequest } from "./outcome.ts";
 
 /**
- * Verify `req` under the source's scheme. A signature valid under any configured secret passes.
+ * Verify `req` under the source's scheme. A signature valid under any secret that applies passes: the
+ * source's shared secrets, or with `secrets_by_tenant` only those of the hook's `tenant`.
  * @param nowMs the clock for timestamp tolerance, passed in so callers and tests control it.
  */
-export function verifySignature(cfg: VerifyConfig, req: VerifyRequest, nowMs: number): VerifyOutcome {
+export function verifySignature(
+  source: VerifyConfig,
+  req: VerifyRequest,
+  nowMs: number,
+  tenant?: string,
+): VerifyOutcome {
+  const cfg = schemeConfigFor(source, tenant);
+  if (cfg === undefined) return fail(`no ${source.type} secrets configured for this tenant`);
   switch (cfg.type) {
     case "none":
       return OK;

@@ -1,11 +1,11 @@
 // Shopify: `x-shopify-hmac-sha256: <base64 HMAC-SHA256 of the body>`, keyed with the app's client secret.
 // No timestamp in the scheme; replays are left to dedup on `x-shopify-webhook-id`.
-import type { VerifyConfig } from "../../config/schema.ts";
+import type { SchemeConfig } from "./scheme-config.ts";
 import { anyKeyMatches, decodeSignature } from "./crypto.ts";
 import { utf8Keys } from "./keys.ts";
 import { OK, fail, type VerifyOutcome, type VerifyRequest } from "./outcome.ts";
 
-type ShopifyConfig = Extract<VerifyConfig, { type: "shopify" }>;
+type ShopifyConfig = Extract<SchemeConfig, { type: "shopify" }>;
 
 const HEADER = "x-shopify-hmac-sha256";
 

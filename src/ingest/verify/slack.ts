@@ -1,12 +1,12 @@
 // Slack: `x-slack-signature: v0=<hex>` over `v0:${x-slack-request-timestamp}:${body}`, HMAC-SHA256 keyed
 // with the app's signing secret; the timestamp header bounds replays.
-import type { VerifyConfig } from "../../config/schema.ts";
+import type { SchemeConfig } from "./scheme-config.ts";
 import { anyKeyMatches, decodeSignature } from "./crypto.ts";
 import { utf8Keys } from "./keys.ts";
 import { OK, fail, type VerifyOutcome, type VerifyRequest } from "./outcome.ts";
 import { checkTimestamp } from "./timestamp.ts";
 
-type SlackConfig = Extract<VerifyConfig, { type: "slack" }>;
+type SlackConfig = Extract<SchemeConfig, { type: "slack" }>;
 
 const SIGNATURE = "x-slack-signature";
 const TIMESTAMP = "x-slack-request-timestamp";

@@ -4,12 +4,12 @@
 // during a sender's key rotation; `v1a` (asymmetric) entries are ignored.
 import type { KeyObject } from "node:crypto";
 import { createSecretKey } from "node:crypto";
-import type { VerifyConfig } from "../../config/schema.ts";
+import type { SchemeConfig } from "./scheme-config.ts";
 import { anyKeyMatches, decodeSignature } from "./crypto.ts";
-import { OK, fail, type VerifyOutcome, type VerifyRequest } from "./outcome.ts";
+import { fail, type VerifyOutcome, type VerifyRequest } from "./outcome.ts";
 import { checkTimestamp } from "./timestamp.ts";
 
-type StandardWebhooksConfig = Extract<VerifyConfig, { type: "standard_webhooks" }>;
+type StandardWebhooksConfig = Extract<SchemeConfig, { type: "standard_webhooks" }>;
 
 const SECRET_PREFIX = "whsec_";
 const keyCache = new WeakMap<StandardWebhooksConfig, readonly KeyObject[]>();
@@ -44,7 +44,7 @@ function parseSignatures(value: string): Buffer[] {
   return out;
 }
 
-/** Verify a Standard Webhooks or Svix message. */
+/** Verify a Standard Webhooks or Svix message; a valid one reports the id it covered (`messageId`). */
 export function verifyStandardWebhooks(
   cfg: StandardWebhooksConfig,
   req: VerifyRequest,
@@ -63,5 +63,7 @@ export function verifyStandardWebhooks(
   const keys = decodedKeys(cfg);
   if (keys.length === 0) return fail("no usable standard_webhooks secret configured");
   const parts = [`${id}.${timestamp}.`, req.body];
-  return anyKeyMatches("sha256", keys, parts, signatures) ? OK : fail("no signature matched");
+  return anyKeyMatches("sha256", keys, parts, signatures)
+    ? { ok: true, messageId: id }
+    : fail("no signature matched");
 }

@@ -1,13 +1,13 @@
 // Stripe: `stripe-signature: t=<unix>,v1=<hex>[,v1=<hex>…]`, HMAC-SHA256 of `${t}.${body}` keyed with the
 // endpoint secret string as-is (including its `whsec_` prefix). Stripe sends several v1 entries while an
 // endpoint secret is being rolled, and any one matching any configured secret is enough.
-import type { VerifyConfig } from "../../config/schema.ts";
+import type { SchemeConfig } from "./scheme-config.ts";
 import { anyKeyMatches, decodeSignature } from "./crypto.ts";
 import { utf8Keys } from "./keys.ts";
 import { OK, fail, type VerifyOutcome, type VerifyRequest } from "./outcome.ts";
 import { checkTimestamp } from "./timestamp.ts";
 
-type StripeConfig = Extract<VerifyConfig, { type: "stripe" }>;
+type StripeConfig = Extract<SchemeConfig, { type: "stripe" }>;
 
 const HEADER = "stripe-signature";
 

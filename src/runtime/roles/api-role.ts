@@ -1,12 +1,14 @@
 // The `api` role: ingest, admin, documents and metrics on one HTTP server.
 import type { Hono } from "hono";
 import { TokenRegistry, requireAdmin } from "../../api/admin-auth.ts";
+import { SitePolicy } from "../../api/write-guard.ts";
 import { createApp } from "../../api/app.ts";
 import { asyncApiForConfig } from "../../api/asyncapi-document.ts";
 import { asyncApiRoutes } from "../../api/routes/asyncapi.ts";
 import { breakerRoutes } from "../../api/routes/breakers.ts";
 import { bullBoardRoutes } from "../../api/routes/bull-board.ts";
 import { claimRoutes } from "../../api/routes/claims.ts";
+import { corsRoutes } from "../../api/routes/cors.ts";
 import { dlqRoutes } from "../../api/routes/dlq.ts";
 import { endpointRoutes } from "../../api/routes/endpoints.ts";
 import { eventRoutes } from "../../api/routes/events.ts";
@@ -69,11 +71,14 @@ export async function startApiRole(
   let draining = false;
 
   const tokens = new TokenRegistry(config.admin.tokens);
-  const auth = requireAdmin(tokens);
+  const sites = new SitePolicy(config.admin.allowed_origins, config.http.public_url);
+  const auth = requireAdmin(tokens, { sites });
   const maintenance = createMaintenanceQueue(redis, keys);
   life.onStop("maintenance queue", () => maintenance.close());
   const app = createApp(
     [
+      // First, so its preflight answers and headers wrap every /v1 route.
+      corsRoutes(config.admin.allowed_origins),
       healthRoutes({ redis, isDraining: () => draining }),
       metricsRoutes(metrics),
       webhookRoutes({
@@ -85,7 +90,15 @@ export async function startApiRole(
       }),
       hookRoutes({ hooks, auth }),
       dlqRoutes({ dlq, ledger, queues, auth }),
-      replayRoutes({ replays, replayQueue, dlq, hooks, ledger, auth }),
+      replayRoutes({
+        replays,
+        replayQueue,
+        dlq,
+        hooks,
+        ledger,
+        auth,
+        maxPerTenant: config.replays.max_per_tenant,
+      }),
       breakerRoutes({
         board: new BreakerBoard(redis, keys),
         sinks: Object.keys(config.sinks),
@@ -99,6 +112,7 @@ export async function startApiRole(
         endpoints: core.endpoints,
         auth,
         allowPrivate: config.outbound.allow_private,
+        logger,
         ...(opts.resolve ? { resolve: opts.resolve } : {}),
       }),
       eventRoutes({
@@ -127,7 +141,7 @@ export async function startApiRole(
             }
           : {}),
       }),
-      bullBoardRoutes({ tokens, queues: [...queues.all().values(), replayQueue.queue, maintenance] }),
+      bullBoardRoutes({ tokens, sites, queues: [...queues.all().values(), replayQueue.queue, maintenance] }),
       asyncApiRoutes(await asyncApiForConfig(config, logger)),
       openApiRoutes(),
     ],

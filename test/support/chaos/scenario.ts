@@ -24,6 +24,7 @@ import {
 } from "./faults.ts";
 import { Cluster, type ExitRecord, waitForHttp } from "./processes.ts";
 import { type ChaosReceiver, startChaosReceiver } from "./receiver.ts";
+import { keepLogs } from "./kept-logs.ts";
 import { type Row, rowOf } from "./report.ts";
 import { DEFAULT_STEADY, type SteadySender, inboundSender, outboundPublisher } from "./traffic.ts";
 
@@ -65,6 +66,8 @@ export interface ChaosResult {
   /** The run's config, logs and AOF directory (deleted by `cleanup`). */
   readonly dir: string;
   cleanup(): void;
+  /** Move the logs out of the temp dir (which the test run removes) and return where they are. */
+  keepLogs(): string;
 }
 
 const TOKEN = `chaos-${randomBytes(12).toString("hex")}`;
@@ -191,7 +194,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
     const url = `http://127.0.0.1:${webPort}`;
     await waitForHttp(`${url}/readyz`, 60_000);
     const labels = await registerEndpoints(url, receiver);
-    log(`web ${url}, workers ${cluster.workers.map((w) => w.pid).join(", ")}, logs in ${dir}`);
+    log(`web ${url}, workers ${cluster.workers.map((w) => w.pid).join(", ")}`);
 
     const steady = (ratePerS: number) => ({ ...DEFAULT_STEADY, ratePerS });
     const inbound = inboundSender({
@@ -269,8 +272,14 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
       faultsStartedAt,
       dir,
       cleanup: () => rmSync(dir, { recursive: true, force: true }),
+      keepLogs: () => keepLogs(dir),
     };
     return result;
+  } catch (err) {
+    // No result to keep them through: keep the logs (once the processes are stopped), and say where.
+    for (const step of teardown.splice(0).reverse()) await step().catch(() => undefined);
+    const kept = keepLogs(dir);
+    throw new Error(`${(err as Error).message} (processes' logs kept in ${kept})`, { cause: err });
   } finally {
     for (const step of teardown.reverse()) await step().catch(() => undefined);
   }

@@ -84,7 +84,8 @@ describe("verify engine", () => {
 
   it("each scheme's happy path passes (the battery below is not vacuous)", () => {
     for (const { cfg, sign } of Object.values(schemes)) {
-      expect(verifySignature(cfg, req(sign(SECRET, NOW_S)), NOW_MS)).toEqual({ ok: true });
+      // Standard Webhooks also reports the message id it verified (`messageId`).
+      expect(verifySignature(cfg, req(sign(SECRET, NOW_S)), NOW_MS)).toMatchObject({ ok: true });
     }
   });
 

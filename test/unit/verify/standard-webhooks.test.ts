@@ -28,7 +28,8 @@ function svixHeaders(secret: string, atMs = NOW_MS, id = MSG_ID, body = BODY) {
 
 describe("standard_webhooks verification (signatures from the standardwebhooks library)", () => {
   it("accepts a valid signature", () => {
-    expect(verifySignature(cfg, req(swHeaders(SECRET)), NOW_MS)).toEqual({ ok: true });
+    // A valid message reports the id its signature covered: dedup keys on it.
+    expect(verifySignature(cfg, req(swHeaders(SECRET)), NOW_MS)).toEqual({ ok: true, messageId: MSG_ID });
   });
 
   it("accepts the worked example from the Svix / Standard Webhooks documentation", () => {
@@ -114,7 +115,7 @@ describe("standard_webhooks verification (signatures from the standardwebhooks l
 
 describe("svix headers (signatures from the svix library)", () => {
   it("accepts svix-id / svix-timestamp / svix-signature", () => {
-    expect(verifySignature(cfg, req(svixHeaders(SECRET)), NOW_MS)).toEqual({ ok: true });
+    expect(verifySignature(cfg, req(svixHeaders(SECRET)), NOW_MS)).toEqual({ ok: true, messageId: MSG_ID });
   });
 
   it("svix's own verifier accepts the same headers, so the naming is the real one", () => {

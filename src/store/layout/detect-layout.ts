@@ -1,0 +1,45 @@
+// Which layout a prefix holds when no layout version was ever written: nothing at all (a fresh Redis),
+// the delivery ledger's keys (a deployment that ran before the version key existed: layout 1), or
+// pre-ledger keys (layout 0). The two plans are told apart by their hash tags: before the ledger every
+// key was `{<prefix>}:…`; since, every key is `{<prefix>:<tag>}:…`. Runs once, when the version key is
+// missing: one SCAN over the keys that start with `{<prefix>` on every master.
+import type { Keys } from "../keys.ts";
+import { type RedisClient, serversOf } from "../redis-client.ts";
+
+export type UnstampedLayout =
+  | { readonly kind: "empty" }
+  | { readonly kind: "ledger"; readonly example: string }
+  | { readonly kind: "pre-ledger"; readonly example: string };
+
+/** A SCAN MATCH pattern matching `text` literally, then anything. */
+function literalPrefixPattern(text: string): string {
+  return `${text.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
+}
+
+/** Classify the keys under `keys.prefix`; stops at the first pre-ledger key. */
+export async function detectUnstampedLayout(redis: RedisClient, keys: Keys): Promise<UnstampedLayout> {
+  const preLedger = `{${keys.prefix}}:`;
+  const ledger = `{${keys.prefix}:`;
+  // The layout's own keys (a lock, step markers) are not data.
+  const layoutTag = `{${keys.prefix}:layout}`;
+  let ledgerExample: string | undefined;
+  for (const server of serversOf(redis)) {
+    let cursor = "0";
+    do {
+      const [next, batch] = await server.scan(
+        cursor,
+        "MATCH",
+        literalPrefixPattern(`{${keys.prefix}`),
+        "COUNT",
+        1000,
+      );
+      cursor = next;
+      for (const key of batch) {
+        if (key.startsWith(preLedger)) return { kind: "pre-ledger", example: key };
+        if (ledgerExample === undefined && key.startsWith(ledger) && !key.startsWith(layoutTag))
+          ledgerExample = key;
+      }
+    } while (cursor !== "0");
+  }
+  return ledgerExample === undefined ? { kind: "empty" } : { kind: "ledger", example: ledgerExample };
+}
