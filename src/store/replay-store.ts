@@ -10,7 +10,7 @@ import type { DlqIndexName, Keys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
 
 const beginBatch = new LuaScript("begin-replay-batch-2.lua", 2);
-const commitStep = new LuaScript("commit-replay-step-2.lua", 2);
+const commitStep = new LuaScript("commit-replay-step-3.lua", 3);
 const setState = new LuaScript("set-replay-state-1.lua", 1);
 const createCapped = new LuaScript("create-replay-3.lua", 3);
 
@@ -218,9 +218,9 @@ export class ReplayStore {
     return reply === 1;
   }
 
-  /** Commit a step (see commit-replay-step-2.lua); false when `token` no longer holds the lock. */
+  /** Commit a step (see commit-replay-step-3.lua); false when `token` no longer holds the lock. */
   async commit(
-    record: Pick<ReplayRecord, "id">,
+    record: Pick<ReplayRecord, "id" | "tenant">,
     lockKey: string,
     token: string,
     step: ReplayStep,
@@ -228,7 +228,7 @@ export class ReplayStore {
   ): Promise<boolean> {
     const reply = await commitStep.run(
       this.redis,
-      [this.keys.replay(record.id), lockKey],
+      [this.keys.replay(record.id), lockKey, this.keys.replaysLive(record.tenant)],
       [
         token,
         JSON.stringify(step.end),
@@ -238,6 +238,7 @@ export class ReplayStore {
         now,
         step.final ?? "",
         this.retentionS,
+        record.id,
       ],
     );
     return reply === 1;

@@ -6,6 +6,8 @@
 
   KEYS[1] replay record (hash)
   KEYS[2] the replay job's BullMQ lock key
+  KEYS[3] the replay's tenant's live replays (set of ids, against its cap): an ended replay leaves it,
+          and the set goes with its last member
   ARGV[1] lock token of the caller
   ARGV[2] cursor JSON after this step
   ARGV[3] matched increment
@@ -14,6 +16,7 @@
   ARGV[6] now (ms)
   ARGV[7] final state: '' (keep going), 'done' or 'cancelled'
   ARGV[8] seconds a finished replay record is kept
+  ARGV[9] the replay's id
 
   Returns 1 if committed, 0 if the caller no longer holds the lock.
 ]]
@@ -32,5 +35,6 @@ if ARGV[7] ~= '' then
   end
   redis.call('HSET', KEYS[1], 'finished_at', ARGV[6])
   redis.call('EXPIRE', KEYS[1], ARGV[8])
+  redis.call('SREM', KEYS[3], ARGV[9])
 end
 return 1
