@@ -3,18 +3,17 @@
 // process shares in Redis: its breaker, its concurrency slots and its rate. A delivery over any of them
 // waits (parked, no attempt spent). The event, in the endpoint's payload format, is signed with Standard
 // Webhooks headers (one signature per live secret) and posted through the SSRF-guarded agent.
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
 import { outboundAttemptMs } from "../config/attempt-bounds.ts";
 import type { Config, RetryConfig } from "../config/schema.ts";
 import { type Endpoint, liveSecrets } from "../domain/endpoint.ts";
-import { type DeliveryResult, permanent, transient, wasCancelled } from "../domain/error-class.ts";
+import { type DeliveryResult, permanent, wasCancelled } from "../domain/error-class.ts";
 import type { EndpointId } from "../domain/ids.ts";
 import { outboundBody } from "../domain/outbound-body.ts";
 import { signStandardWebhook } from "../domain/signing.ts";
 import { ssrfBlockOf } from "../fanout/ssrf-guard.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import { classifyError } from "../sinks/http/classify.ts";
-import { resultOfAnswer } from "../sinks/http/read-start.ts";
+import { sendHttp } from "../sinks/http/http-send.ts";
 import { EVENT_ATTEMPT_FIELDS, toEventRecord } from "../store/event-store.ts";
 import type { Keys } from "../store/keys.ts";
 import type { DeliveryJob } from "./attempt-runner.ts";
@@ -196,7 +195,7 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
       deps.onDisabled?.(p.endpoint, reason);
   }
 
-  async function post(
+  function post(
     p: EndpointAttempt,
     signal: AbortSignal,
     traceparent: string | undefined,
@@ -208,32 +207,30 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
       body: p.body,
       secrets: liveSecrets(p.endpoint, now),
     });
-    try {
-      const response = await request(p.endpoint.url, {
-        method: "POST",
+    const refusal = (err: unknown): DeliveryResult | undefined => {
+      const blocked = ssrfBlockOf(err);
+      if (!blocked) return undefined;
+      deps.onRefused?.(p.endpoint, blocked.message);
+      return permanent(`refused by the SSRF guard: ${blocked.publicMessage}`, { config: true });
+    };
+    return sendHttp(
+      {
         dispatcher: deps.dispatcher,
+        url: new URL(p.endpoint.url),
+        method: "POST",
         headers: {
           ...p.endpoint.headers,
           "content-type": "application/json",
           "user-agent": USER_AGENT,
           ...signed,
-          ...(traceparent === undefined ? {} : { traceparent }),
         },
         body: p.body,
         signal,
-        headersTimeout: outbound.timeout_ms,
-        bodyTimeout: outbound.timeout_ms,
-      });
-      return await resultOfAnswer(response);
-    } catch (err) {
-      const blocked = ssrfBlockOf(err);
-      if (blocked) {
-        deps.onRefused?.(p.endpoint, blocked.message);
-        return permanent(`refused by the SSRF guard: ${blocked.publicMessage}`, { config: true });
-      }
-      if (signal.aborted) return transient("attempt aborted");
-      return classifyError(err);
-    }
+        timeoutMs: outbound.timeout_ms,
+        traceparent,
+      },
+      refusal,
+    );
   }
 }
 

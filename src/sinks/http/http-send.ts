@@ -1,0 +1,83 @@
+// The one HTTP send: the http sink and the outbound endpoints both post through it, so they share one
+// timeout model, one reading of the answer and one set of request rules, and cannot drift apart again.
+//
+// Timeouts: `timeoutMs` bounds connecting (set on the dispatcher, see httpDispatcherTimeouts), waiting for
+// the response headers, and each pause in the body; the attempt as a whole is bounded by the caller's
+// signal (the attempt timeout). Redirects are never followed. Of an error body at most 1 KiB is kept.
+import type { Dispatcher } from "undici";
+import { type DeliveryResult, transient } from "../../domain/error-class.ts";
+import { classifyError } from "./classify.ts";
+import { resultOfAnswer } from "./read-start.ts";
+
+/** undici's codes for a timer of ours running out (connect, headers, body). */
+const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+export interface HttpSend {
+  /** The pool or agent to send through; its connect timeout should come from httpDispatcherTimeouts. */
+  readonly dispatcher: Dispatcher;
+  readonly url: URL;
+  readonly method: Dispatcher.HttpMethod;
+  /** Lower-cased names. Basic auth from the URL's userinfo is added unless `authorization` is set. */
+  readonly headers: Record<string, string>;
+  readonly body: Buffer;
+  /** Aborts the request: the attempt timed out, or was cancelled. */
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+  /** The attempt span's, for the destination (tracing on). */
+  readonly traceparent?: string | undefined;
+}
+
+/** The dispatcher options that make `timeoutMs` bound connecting too (undici sets it per dispatcher). */
+export function httpDispatcherTimeouts(timeoutMs: number): { connect: { timeout: number } } {
+  return { connect: { timeout: timeoutMs } };
+}
+
+/** `Basic …` for a URL's userinfo (which undici drops with the origin), or undefined without one. */
+export function userinfoAuthorization(url: URL): string | undefined {
+  if (url.username === "" && url.password === "") return undefined;
+  const userinfo = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  return `Basic ${Buffer.from(userinfo, "utf8").toString("base64")}`;
+}
+
+function errorCodeOf(err: unknown): string | undefined {
+  return typeof err === "object" && err !== null && "code" in err && typeof err.code === "string"
+    ? err.code
+    : undefined;
+}
+
+/**
+ * Send one request and classify its outcome (classify.ts): never rejects. An error thrown before an
+ * answer goes to `refusal` first, so a caller can name its own refusals (the SSRF guard's).
+ */
+export async function sendHttp(
+  send: HttpSend,
+  refusal?: (err: unknown) => DeliveryResult | undefined,
+): Promise<DeliveryResult> {
+  const { signal, url, timeoutMs } = send;
+  if (signal.aborted) return transient("attempt aborted before sending");
+  const headers = { ...send.headers };
+  const basic = userinfoAuthorization(url);
+  if (basic !== undefined && headers.authorization === undefined) headers.authorization = basic;
+  if (send.traceparent !== undefined) headers.traceparent = send.traceparent;
+  try {
+    // The caller's signal goes straight to undici (no controller of our own on the hot path).
+    const response = await send.dispatcher.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: send.method,
+      headers,
+      body: send.body,
+      signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    return await resultOfAnswer(response);
+  } catch (err) {
+    const refused = refusal?.(err);
+    if (refused) return refused;
+    if (signal.aborted) return transient("attempt aborted");
+    if (TIMEOUT_CODES.has(errorCodeOf(err) ?? ""))
+      return transient(`timeout: no answer within ${timeoutMs} ms`);
+    return classifyError(err);
+  }
+}
