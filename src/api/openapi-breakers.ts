@@ -12,23 +12,9 @@ export const breakerSchemas = {
     type: "object",
     properties: {
       sink: { type: "string" },
-      state: {
-        enum: ["closed", "half_open", "open", "unknown"],
-        description: "The worst state a live worker process reports; unknown when none delivers this sink.",
-      },
+      state: { ...breakerState, description: "The sink's shared breaker, as Redis holds it." },
       open_until: instantOrNull,
-      processes: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: {
-            process: { type: "string", description: "host:pid:suffix of the worker process." },
-            state: breakerState,
-            changed_at: { type: "string", format: "date-time" },
-            open_until: instantOrNull,
-          },
-        },
-      },
+      probe_until: instantOrNull,
     },
   },
   EndpointBreaker: {
@@ -50,7 +36,7 @@ export function breakerPaths(h: OpenApiHelpers): Record<string, Schema> {
     "/v1/breakers": {
       get: {
         tags: ["admin"],
-        summary: "Circuit breakers: every sink's (per worker process) and the endpoints' that are not closed",
+        summary: "Circuit breakers: every sink's and the endpoints' that are not closed",
         description:
           "A tenant-bound token sees no sinks (they serve every tenant), only its own endpoints. At most " +
           "10000 endpoints are looked at per request (endpoints_truncated says when more exist).",

@@ -77,7 +77,7 @@ export interface BreakersJson {
     readonly sink: string;
     readonly state: string;
     readonly open_until: string | null;
-    readonly processes: readonly { readonly process: string; readonly state: string }[];
+    readonly probe_until: string | null;
   }[];
   readonly endpoints: readonly {
     readonly endpoint: string;
@@ -90,21 +90,13 @@ export interface BreakersJson {
   readonly endpoints_truncated: boolean;
 }
 
-/** `2 open, 1 closed`: how the processes that deliver a sink see its breaker. */
-function processCounts(processes: readonly { readonly state: string }[]): string {
-  if (processes.length === 0) return "no worker reports it";
-  const counts = new Map<string, number>();
-  for (const p of processes) counts.set(p.state, (counts.get(p.state) ?? 0) + 1);
-  return [...counts].map(([state, n]) => `${n} ${state}`).join(", ");
-}
-
 export function breakersText(b: BreakersJson): string {
   const parts: string[] = [];
   if (b.sinks.length > 0)
     parts.push(
       table(
-        ["SINK", "STATE", "OPEN UNTIL", "PROCESSES"],
-        b.sinks.map((s) => [s.sink, s.state, s.open_until ?? "-", processCounts(s.processes)]),
+        ["SINK", "STATE", "OPEN UNTIL", "PROBE UNTIL"],
+        b.sinks.map((s) => [s.sink, s.state, s.open_until ?? "-", s.probe_until ?? "-"]),
       ),
     );
   const checked = `${b.endpoints_checked} endpoint${b.endpoints_checked === 1 ? "" : "s"} checked${

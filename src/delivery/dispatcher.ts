@@ -16,8 +16,6 @@ import type { Keys } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import { claimFor, smallestInlineLimit } from "./claim.ts";
 import { type DeliveryJob, createDeliveryProcessor } from "./delivery-processor.ts";
-import type { BreakerBoard } from "../store/breaker-board.ts";
-import { BreakerReporter, type LiveBreaker } from "./breaker-reporter.ts";
 import { InFlightAttempts } from "./safe-deliver.ts";
 import { type BreakerStateName, SharedBreaker } from "./shared-breaker.ts";
 
@@ -41,8 +39,6 @@ export interface DispatcherDeps {
   readonly publicUrl: () => string;
   /** Times BullMQ may find a job stalled (its worker died) before failing it; tests lower it. */
   readonly maxStalledCount?: number;
-  /** Where this process's sink breakers are reported for the admin API (GET /v1/breakers). */
-  readonly breakerBoard?: BreakerBoard;
 }
 
 const STALLED_TOO_OFTEN = "stalled more than allowable limit";
@@ -52,17 +48,8 @@ export class Dispatcher {
   private readonly workers: Worker<DeliveryJobData, void, string>[] = [];
   private breaker: SharedBreaker | undefined;
   private readonly inFlight = new InFlightAttempts();
-  private readonly reporter: BreakerReporter | undefined;
 
-  constructor(private readonly deps: DispatcherDeps) {
-    this.reporter = deps.breakerBoard
-      ? new BreakerReporter({
-          board: deps.breakerBoard,
-          logger: deps.logger,
-          breakers: () => this.heardBreakers(),
-        })
-      : undefined;
-  }
+  constructor(private readonly deps: DispatcherDeps) {}
 
   /** Start the sinks' shared breaker, then one worker per configured sink (per partition). */
   async start(): Promise<void> {
@@ -80,10 +67,7 @@ export class Dispatcher {
       // A probe ends by its attempt's timeout at the latest; waiters park until then.
       probeLeaseMs: config.dispatch.attempt_timeout_ms + config.dispatch.lock_ms,
       // This process's view, from any process's change: what the gauge shows.
-      onState: (sink, state) => {
-        metrics.breakerState.set({ sink }, BREAKER_GAUGE[state]);
-        this.reporter?.changed(sink);
-      },
+      onState: (sink, state) => metrics.breakerState.set({ sink }, BREAKER_GAUGE[state]),
       onTransition: (sink, state) => {
         metrics.breakerTransitions.inc({ sink, to: state });
         logger.warn({ sink, state }, "breaker state changed");
@@ -105,15 +89,6 @@ export class Dispatcher {
       for (let p = 0; p < partitions; p++)
         this.workers.push(this.createWorker(sink, p, partitions, processor));
     }
-    this.reporter?.start();
-  }
-
-  /** Each sink's breaker as this process last heard it (what the breaker report says). */
-  private heardBreakers(): ReadonlyMap<string, LiveBreaker> {
-    const heard = new Map<string, LiveBreaker>();
-    for (const sink of this.deps.sinks.keys())
-      heard.set(sink, this.breaker?.heard(sink) ?? { state: "closed", openUntil: undefined });
-    return heard;
   }
 
   /**
@@ -183,6 +158,5 @@ export class Dispatcher {
       await Promise.all(this.workers.map((w) => w.close(true)));
     }
     await this.breaker?.close().catch(() => undefined);
-    await this.reporter?.stop();
   }
 }

@@ -239,13 +239,6 @@ export class SharedBreaker {
     return viewOf(snap, at);
   }
 
-  /** What this process last heard of `target`'s breaker, without a round trip (closed if nothing yet). */
-  heard(target: string): { state: BreakerStateName; openUntil: number | undefined } {
-    const entry = this.cache.peek(target);
-    if (!entry) return { state: "closed", openUntil: undefined };
-    return { state: stateAt(entry, this.clock()), openUntil: entry.open ? entry.openUntil : undefined };
-  }
-
   /** Take in a snapshot, and say so when it shows another state than the last one this process saw. */
   private learn(target: string, snap: BreakerSnapshot, at: number): void {
     const onState = this.options.onState;

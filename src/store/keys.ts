@@ -133,16 +133,6 @@ export class Keys {
     return `${this.prefix}:breaker-changes`;
   }
 
-  /** Set: the ids of the dispatch processes whose sink breakers are reported (see breakerReport). */
-  get breakerReporters(): string {
-    return `{${this.prefix}:breakers}:reporters`;
-  }
-
-  /** Hash, expiring unless refreshed: one dispatch process's sink breakers, sink → state (JSON). */
-  breakerReport(processId: string): string {
-    return `{${this.prefix}:breakers}:report:${processId}`;
-  }
-
   /** Sorted set: quarantined hooks by received_at (one tag: the store is small and capped). */
   get quarantineIndex(): string {
     return `{${this.prefix}:quarantine}:index`;

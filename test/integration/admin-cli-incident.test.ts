@@ -96,7 +96,7 @@ describe("switchyard incident commands", () => {
   it("breakers shows the sink breaker a worker process opened", async () => {
     const before = await cli(["breakers"]);
     expect(before.code).toBe(0);
-    expect(before.stdout).toMatch(/^bad\s+closed\s+-\s+1 closed$/m);
+    expect(before.stdout).toMatch(/^bad\s+closed\s+-\s+-$/m);
     for (let i = 0; i < 2; i++) {
       const res = await fetch(`${web.url}/webhooks/src`, { method: "POST", body: `{"n":${i}}` });
       expect(res.status).toBe(202);
@@ -105,7 +105,7 @@ describe("switchyard incident commands", () => {
       const run = await cli(["breakers"]);
       return /^bad\s+open\s/m.test(run.stdout) ? run : undefined;
     });
-    expect(open.stdout).toMatch(/^bad\s+open\s+\d{4}-\d\d-\d\dT\S+\s+1 open$/m);
+    expect(open.stdout).toMatch(/^bad\s+open\s+\d{4}-\d\d-\d\dT\S+\s+-$/m);
     expect(open.stdout).toMatch(/^audit\s+closed\s/m);
     expect(open.stdout).toContain("no endpoint breaker is open (1 endpoint checked)");
     const json = JSON.parse((await cli(["breakers", "--json"])).stdout);

@@ -51,7 +51,6 @@ function owner(
   if (sink) return live.sinks.has(sink[1] ?? "") ? "a configured sink's breaker" : undefined;
   if (rest === ":claim}:signing-key") return "the deployment's claim signing key";
   if (rest === ":layout}:version") return "the data layout this prefix holds";
-  if (/^:breakers\}:(reporters|report:.+)$/.test(rest)) return "the running dispatch processes (heartbeat)";
   if (rest === ":sample}:queue-depths") return "the running API processes' sample";
   // A queue's own bookkeeping (BullMQ): its meta, id counter, capped event stream, stalled check.
   const queue = /^:([\w.-]+)\}:([\w.-]+):(meta|id|events|marker|stalled-check)$/.exec(rest);

@@ -58,20 +58,21 @@ describe("incident formatting", () => {
     expect(endpointTable([])).toBe("no endpoints");
   });
 
-  it("shows each sink's breaker with how its processes see it, then the tripped endpoints", () => {
+  it("shows each sink's shared breaker, then the tripped endpoints", () => {
     const b: BreakersJson = {
       sinks: [
         {
           sink: "forward",
           state: "open",
           open_until: "2030-01-01T00:01:00.000Z",
-          processes: [
-            { process: "a:1:x", state: "open" },
-            { process: "b:2:y", state: "open" },
-            { process: "c:3:z", state: "closed" },
-          ],
+          probe_until: null,
         },
-        { sink: "bus", state: "unknown", open_until: null, processes: [] },
+        {
+          sink: "bus",
+          state: "half_open",
+          open_until: "2030-01-01T00:00:00.000Z",
+          probe_until: "2030-01-01T00:00:30.000Z",
+        },
       ],
       endpoints: [
         {
@@ -87,9 +88,9 @@ describe("incident formatting", () => {
     };
     const [sinks, endpoints] = breakersText(b).split("\n\n");
     expect(sinks?.split("\n")).toEqual([
-      expect.stringMatching(/^SINK\s+STATE\s+OPEN UNTIL\s+PROCESSES$/),
-      expect.stringMatching(/^forward\s+open\s+2030-01-01T00:01:00.000Z\s+2 open, 1 closed$/),
-      expect.stringMatching(/^bus\s+unknown\s+-\s+no worker reports it$/),
+      expect.stringMatching(/^SINK\s+STATE\s+OPEN UNTIL\s+PROBE UNTIL$/),
+      expect.stringMatching(/^forward\s+open\s+2030-01-01T00:01:00.000Z\s+-$/),
+      expect.stringMatching(/^bus\s+half_open\s+2030-01-01T00:00:00.000Z\s+2030-01-01T00:00:30.000Z$/),
     ]);
     expect(endpoints).toMatch(
       /^ENDPOINT\s+TENANT\s+STATE\s+OPEN UNTIL\s+URL\nep_9\s+-\s+half_open\s+-\s+https:\/\/down\.example\/\n\(12 endpoints checked\)$/,

@@ -1,20 +1,18 @@
-// GET /v1/breakers: the circuit breakers an operator looks at in an incident. A sink's breaker lives
-// in each worker process (reported through the breaker board), so a sink shows the worst state any
-// live process reports and every process's own; an endpoint's breaker is shared in Redis, and only
-// the endpoints whose breaker is not closed are listed.
+// GET /v1/breakers: the circuit breakers an operator looks at in an incident. Sinks' and endpoints'
+// breakers are both shared in Redis and read from there on each request: every configured sink is
+// listed, and only the endpoints whose breaker is not closed.
 import { Hono, type MiddlewareHandler } from "hono";
 import type { BreakerView } from "../../delivery/shared-breaker.ts";
 import type { Endpoint } from "../../domain/endpoint.ts";
 import { maskUserinfo } from "../../domain/masked-url.ts";
-import type { BreakerBoard, ProcessReport, ReportedState } from "../../store/breaker-board.ts";
 import type { EndpointStore } from "../../store/endpoint-store.ts";
 import type { AdminEnv } from "../admin-auth.ts";
 import { iso } from "../views.ts";
 
 export interface BreakerRouteDeps {
-  readonly board: BreakerBoard;
-  /** The configured sinks, listed even when no process reports them. */
+  /** The configured sinks, every one listed. */
   readonly sinks: readonly string[];
+  readonly sinkBreaker: (sink: string) => Promise<BreakerView>;
   readonly endpoints: Pick<EndpointStore, "list">;
   readonly endpointBreaker: (id: string) => Promise<BreakerView>;
   readonly auth: MiddlewareHandler<AdminEnv>;
@@ -24,29 +22,13 @@ export interface BreakerRouteDeps {
 export const MAX_ENDPOINTS_CHECKED = 10_000;
 const PAGE = 500;
 
-const SEVERITY: Record<ReportedState, number> = { closed: 0, half_open: 1, open: 2 };
-
-/** One sink's breaker over every live process that reports it. */
-export function sinkBreakerView(sink: string, reports: readonly ProcessReport[]): Record<string, unknown> {
-  const processes = reports.flatMap((r) => {
-    const b = r.sinks.get(sink);
-    return b ? [{ process: r.process, ...b }] : [];
-  });
-  const worst = processes.reduce<ReportedState | undefined>(
-    (acc, p) => (acc === undefined || SEVERITY[p.state] > SEVERITY[acc] ? p.state : acc),
-    undefined,
-  );
+/** A sink's shared breaker. */
+export function sinkBreakerView(sink: string, view: BreakerView): Record<string, unknown> {
   return {
     sink,
-    // No live process delivers this sink (no worker is running): nobody knows its breaker.
-    state: worst ?? "unknown",
-    open_until: iso(Math.max(...processes.map((p) => p.openUntil ?? -Infinity))) ?? null,
-    processes: processes.map((p) => ({
-      process: p.process,
-      state: p.state,
-      changed_at: iso(p.changedAt),
-      open_until: iso(p.openUntil) ?? null,
-    })),
+    state: view.state,
+    open_until: iso(view.openUntil ?? undefined) ?? null,
+    probe_until: iso(view.probeUntil ?? undefined) ?? null,
   };
 }
 
@@ -94,11 +76,12 @@ export function breakerRoutes(deps: BreakerRouteDeps): Hono {
   app.get("/v1/breakers", deps.auth, async (c) => {
     const tenant = c.get("principal").tenant;
     // Sinks serve every tenant: a tenant-bound token sees only its own endpoints.
-    const [reports, endpoints] = await Promise.all([
-      tenant === undefined ? deps.board.read() : undefined,
+    const [sinks, endpoints] = await Promise.all([
+      tenant === undefined
+        ? Promise.all(deps.sinks.map(async (sink) => sinkBreakerView(sink, await deps.sinkBreaker(sink))))
+        : [],
       endpointViews(deps, tenant),
     ]);
-    const sinks = reports === undefined ? [] : deps.sinks.map((sink) => sinkBreakerView(sink, reports));
     return c.json({
       sinks,
       endpoints: endpoints.tripped,

@@ -13,7 +13,6 @@ import { dlqRoutes } from "../../api/routes/dlq.ts";
 import { endpointRoutes } from "../../api/routes/endpoints.ts";
 import { eventRoutes } from "../../api/routes/events.ts";
 import { quarantineRoutes } from "../../api/routes/quarantine.ts";
-import { BreakerBoard } from "../../store/breaker-board.ts";
 import { QuarantineStore } from "../../store/quarantine-store.ts";
 import { SharedSample } from "../../store/shared-sample.ts";
 import { healthRoutes } from "../../api/routes/health.ts";
@@ -100,8 +99,8 @@ export async function startApiRole(
         maxPerTenant: config.replays.max_per_tenant,
       }),
       breakerRoutes({
-        board: new BreakerBoard(redis, keys),
         sinks: Object.keys(config.sinks),
+        sinkBreaker: (sink) => readSharedBreaker(redis, keys.sinkGate(sink, "breaker")),
         endpoints: core.endpoints,
         endpointBreaker: (id) => readSharedBreaker(redis, keys.endpointGate(id, "breaker")),
         auth,

@@ -4,7 +4,6 @@ import { Dispatcher } from "../../delivery/dispatcher.ts";
 import { OutboundDispatcher } from "../../delivery/outbound-dispatcher.ts";
 import { createSink } from "../../sinks/registry.ts";
 import type { Sink } from "../../sinks/sink.ts";
-import { BreakerBoard } from "../../store/breaker-board.ts";
 import { DeliveryStore, ledgerOptions } from "../../store/delivery-store.ts";
 import { closeRedis, createWorkerRedis } from "../redis.ts";
 import type { Core } from "./core.ts";
@@ -57,7 +56,6 @@ export async function startDispatchRole(
     subscriber,
     sinks,
     maxStalledCount: opts.maxStalledCount,
-    breakerBoard: new BreakerBoard(core.redis, keys),
   });
   await dispatcher.start();
   life.onStop("dispatcher", () => dispatcher.close(opts.graceMs));
