@@ -57,6 +57,14 @@ module.exports = {
       to: { path: "^src/(ingest|delivery|fanout|recovery)/" },
     },
     {
+      name: "bullmq-internals-in-adapter",
+      severity: "error",
+      comment:
+        "BullMQ's internals (its scripts, classes and storage layout beyond the package's API) are known only to the adapter, src/queue/bullmq/ (the job layout, its Lua include, the version gate): a BullMQ upgrade is checked there.",
+      from: { path: "^(src|workers)/", pathNot: "^src/queue/bullmq/" },
+      to: { path: "node_modules/bullmq/", pathNot: "node_modules/bullmq/dist/(cjs|esm)/index\\.js$" },
+    },
+    {
       name: "routes-do-not-import-routes",
       severity: "error",
       comment: "Shared helpers of routes live in src/api/, not in a sibling route.",

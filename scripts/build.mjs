@@ -1,6 +1,7 @@
 // `npm run build`: compiles src/ and workers/ to dist/ with tsc (imports rewritten from .ts to .js), then
 // copies what the code reads from disk at run time to the same relative places: the Lua scripts beside
-// dist/src/store/ and the bundled config at dist/config/. dist/ is then all a deployment needs of ours.
+// dist/src/store/, the BullMQ adapter's Lua include beside dist/src/queue/bullmq/, and the bundled
+// config at dist/config/. dist/ is then all a deployment needs of ours.
 import { spawnSync } from "node:child_process";
 import { cpSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -25,4 +26,8 @@ const compiled = spawnSync(process.execPath, args, {
 if (compiled.status !== 0) process.exit(compiled.status ?? 1);
 
 cpSync(at("src/store/lua"), at("dist/src/store/lua"), { recursive: true });
+cpSync(at("src/queue/bullmq"), at("dist/src/queue/bullmq"), {
+  recursive: true,
+  filter: (path) => !/\.[cm]?ts$/.test(path),
+});
 cpSync(at("config"), at("dist/config"), { recursive: true });

@@ -15,7 +15,7 @@ import { type DeliveryJob, deliveryOf } from "../queue/delivery-job.ts";
 import type { ClaimResult } from "../store/claim-reply.ts";
 import type { DeliveryStore, Finish } from "../store/delivery-store.ts";
 import { asStoreUnavailable } from "../store/store-errors.ts";
-import { deadLetterError, isControl, parkJob, withJitter } from "./bullmq-control.ts";
+import { deadLetterError, isControl, parkJob, withJitter } from "../queue/bullmq/control.ts";
 import { claimReviving } from "./claim-reviving.ts";
 import { LeaseGuard } from "./lease-guard.ts";
 import { settleMissingRow } from "./missing-row.ts";

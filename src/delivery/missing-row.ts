@@ -3,7 +3,7 @@
 // duplicate's jobs name rows that never will be: neither is an anomaly worth a warning.
 import type { Logger } from "../observability/logger.ts";
 import { type DeliveryJob, deliveryOf } from "../queue/delivery-job.ts";
-import { parkJob } from "./bullmq-control.ts";
+import { parkJob } from "../queue/bullmq/control.ts";
 import type { AttemptMetrics } from "./delivery-target.ts";
 
 /** How long a job whose hook is not written yet waits before its second look. */

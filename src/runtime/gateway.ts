@@ -10,7 +10,7 @@ import { Metrics } from "../observability/metrics.ts";
 import type { OtelEnv } from "../observability/otel-env.ts";
 import { startTracing } from "../observability/start-tracing.ts";
 import { sinkPartitionsOf } from "../queue/delivery-job.ts";
-import { LAYOUT_BULLMQ_VERSION, installedBullmqVersion } from "../queue/bullmq-job-layout.ts";
+import { LAYOUT_BULLMQ_VERSION, installedBullmqVersion, layoutVerified } from "../queue/bullmq/version.ts";
 import { DeliveryQueues } from "../queue/delivery-queues.ts";
 import { ReplayQueue } from "../queue/replay-queue.ts";
 import type { RecoveryRunnerOptions } from "../recovery/recovery-runner.ts";
@@ -98,7 +98,8 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     life.onStop("replays queue", () => replayQueue.close());
     const ledger = new DeliveryStore(redis, keys, ledgerOptions(config));
     const bullmq = installedBullmqVersion();
-    if (bullmq !== LAYOUT_BULLMQ_VERSION)
+    const jobsInScript = layoutVerified(bullmq);
+    if (!jobsInScript)
       logger.warn(
         { bullmq, verified: LAYOUT_BULLMQ_VERSION },
         "ingest adds jobs with Queue.add: the in-script job write is verified for another BullMQ release",
@@ -116,7 +117,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       replayQueue,
       ledger,
       // Jobs are written with their hook's record where this BullMQ's job layout is the verified one.
-      hooks: new HookStore(redis, keys, ledger, bullmq === LAYOUT_BULLMQ_VERSION ? queues : undefined),
+      hooks: new HookStore(redis, keys, ledger, jobsInScript ? queues : undefined),
       dlq: new DlqStore(redis, keys, ledger),
       endpoints: new EndpointStore(redis, keys, config.outbound.max_endpoints_per_tenant),
       events: new EventStore(redis, keys, ledger),

@@ -3,12 +3,37 @@
 // call must name keys of one hash tag: a script that touches two slots fails on a Redis Cluster, so it
 // is refused here, on a single Redis too, where every test can see it. The one exception is a batch
 // script whose caller groups its calls per slot on a cluster and sends one call on a single Redis.
+// A script may splice in a shared piece of Lua (an include) with a line `-- @include <path under src/>`,
+// as BullMQ's own commands do: the BullMQ adapter's job write lives in src/queue/bullmq/, not here.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { hashTagOf } from "./key-slot.ts";
 import { type RedisClient, isCluster } from "./redis-client.ts";
 
 type Arg = string | number | Buffer;
+
+const INCLUDE = /^-- @include (\S+)[ \t]*$/gm;
+const INCLUDE_PATH = /^[a-z0-9][\w-]*(\/[a-z0-9][\w-]*)*\.lua$/;
+
+/**
+ * `source` with every `-- @include <path>` line replaced by that file (a path under src/, e.g.
+ * `queue/bullmq/add-standard-job.lua`), its own includes spliced in turn. Each file goes in once per
+ * script; a missing file, a path outside src/ or an include cycle throws at load time.
+ */
+export function spliceIncludes(
+  source: string,
+  read: (path: string) => string = (path) => readFileSync(new URL(`../${path}`, import.meta.url), "utf8"),
+  chain: readonly string[] = [],
+  done: Set<string> = new Set(),
+): string {
+  return source.replace(INCLUDE, (_line, path: string) => {
+    if (!INCLUDE_PATH.test(path)) throw new Error(`lua include "${path}": not a .lua path under src/`);
+    if (chain.includes(path)) throw new Error(`lua include cycle: ${[...chain, path].join(" -> ")}`);
+    if (done.has(path)) return `-- (${path} included above)`;
+    done.add(path);
+    return spliceIncludes(read(path), read, [...chain, path], done).trimEnd();
+  });
+}
 
 export class LuaScript {
   readonly sha: string;
@@ -24,7 +49,7 @@ export class LuaScript {
     private readonly numKeys: number | "n",
     private readonly options: { readonly oneSlotOnClusterOnly?: boolean } = {},
   ) {
-    this.source = readFileSync(new URL(`./lua/${file}`, import.meta.url), "utf8");
+    this.source = spliceIncludes(readFileSync(new URL(`./lua/${file}`, import.meta.url), "utf8"));
     this.sha = createHash("sha1").update(this.source).digest("hex");
   }
 

@@ -7,7 +7,7 @@ import type { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
 import type { HookRecord } from "../../src/domain/hook.ts";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
-import { LAYOUT_BULLMQ_VERSION, installedBullmqVersion } from "../../src/queue/bullmq-job-layout.ts";
+import { LAYOUT_BULLMQ_VERSION, installedBullmqVersion } from "../../src/queue/bullmq/version.ts";
 import { sinkQueueName } from "../../src/queue/delivery-job.ts";
 import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
 import { DeliveryStore, ledgerOptions } from "../../src/store/delivery-store.ts";

@@ -31,35 +31,8 @@
 
   Returns, per hook: 1 when written, the first copy's id (a string) for a duplicate.
 ]]
--- A BullMQ standard job with only its id set, stored as BullMQ's own add script (addStandardJob) stores
--- one: the counter, the events cap, the hash and 'added', the wait (or paused) list, the marker that
--- wakes a worker unless the queue is paused or at its global concurrency, and 'waiting'.
-local function addJob(jk, wait, paused, meta, counter, active, events, marker, id, name, data, opts, ts)
-  redis.call('INCR', counter)
-  local maxEvents = redis.call('HGET', meta, 'opts.maxLenEvents')
-  if not maxEvents then
-    maxEvents = 10000
-    redis.call('HSET', meta, 'opts.maxLenEvents', maxEvents)
-  end
-  if redis.call('EXISTS', jk) == 1 then
-    redis.call('XADD', events, 'MAXLEN', '~', maxEvents, '*', 'event', 'duplicated', 'jobId', id)
-    return
-  end
-  redis.call('HMSET', jk, 'name', name, 'data', data, 'opts', opts, 'timestamp', ts, 'delay', 0, 'priority', 0)
-  redis.call('XADD', events, '*', 'event', 'added', 'jobId', id, 'name', name)
-  local queue = redis.call('HMGET', meta, 'paused', 'concurrency')
-  local list, held = wait, false
-  if queue[1] then
-    list, held = paused, true
-  elseif queue[2] and redis.call('LLEN', active) >= tonumber(queue[2]) then
-    held = true
-  end
-  redis.call('LPUSH', list, id)
-  if not held then
-    redis.call('ZADD', marker, 0, '0')
-  end
-  redis.call('XADD', events, 'MAXLEN', '~', maxEvents, '*', 'event', 'waiting', 'jobId', id)
-end
+-- addStandardJob(...): a BullMQ standard job, written as BullMQ's own add script writes one.
+-- @include queue/bullmq/add-standard-job.lua
 
 local out = {}
 local k, a = 0, 0
@@ -89,7 +62,7 @@ while a < #ARGV do
       end
       redis.call('ZADD', watch, score, rid)
       if withJobs then
-        addJob(KEYS[rk + 1], KEYS[rk + 2], KEYS[rk + 3], KEYS[rk + 4], KEYS[rk + 5], KEYS[rk + 6], KEYS[rk + 7],
+        addStandardJob(KEYS[rk + 1], KEYS[rk + 2], KEYS[rk + 3], KEYS[rk + 4], KEYS[rk + 5], KEYS[rk + 6], KEYS[rk + 7],
           KEYS[rk + 8], rid, ARGV[ra + 2], ARGV[ra + 3], ARGV[ra + 4], received)
       end
     end

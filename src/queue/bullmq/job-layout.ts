@@ -1,22 +1,13 @@
 // Ingest writes a hook's delivery jobs in the same script call as its record and rows, instead of one
 // `Queue.add` per job behind it: one command per tick instead of one per hook, and no moment at which a
 // row has no job (or a duplicate's job has no row). That means writing BullMQ's own storage for a
-// standard job (hash, wait list, marker, events) as its add script does, so it is done only for the
-// BullMQ version a contract test compared it against (test/integration/bullmq-job-layout.test.ts);
-// with any other, jobs go through `Queue.add` as before.
-import { createRequire } from "node:module";
-import type { JobWrite } from "../store/hook-store.ts";
-import { DELIVERY_JOB_NAME, type DeliveryJobData } from "./delivery-job.ts";
+// standard job (hash, wait list, marker, events) as its add script does (add-standard-job.lua, included
+// by the persist script), so it is done only for the BullMQ version a contract test compared it against
+// (version.ts); with any other, jobs go through `Queue.add` as before.
+import type { JobWrite } from "../../store/hook-store.ts";
+import { DELIVERY_JOB_NAME, type DeliveryJobData } from "../delivery-job.ts";
 
-/** The BullMQ release whose standard-job layout the persist script writes. */
-export const LAYOUT_BULLMQ_VERSION = "5.81.5";
-
-/** The BullMQ release installed. */
-export function installedBullmqVersion(): string {
-  return (createRequire(import.meta.url)("bullmq/package.json") as { version: string }).version;
-}
-
-/** The keys a standard add touches, in the order persist-hooks-n.lua takes them after the job hash. */
+/** The keys a standard add touches, in the order add-standard-job.lua takes them after the job hash. */
 const QUEUE_KEYS = ["wait", "paused", "meta", "id", "active", "events", "marker"] as const;
 
 /** Every key of one queue the add names, from its base (`<prefix>:<queue>:`), computed once a queue. */
