@@ -15,7 +15,8 @@ const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEO
 export interface HttpSend {
   /** The pool or agent to send through; its connect timeout should come from httpDispatcherTimeouts. */
   readonly dispatcher: Dispatcher;
-  readonly url: URL;
+  /** Where to: httpTarget(url), made once per destination. */
+  readonly target: HttpTarget;
   readonly method: Dispatcher.HttpMethod;
   /** Lower-cased names. Basic auth from the URL's userinfo is added unless `authorization` is set. */
   readonly headers: Record<string, string>;
@@ -32,11 +33,22 @@ export function httpDispatcherTimeouts(timeoutMs: number): { connect: { timeout:
   return { connect: { timeout: timeoutMs } };
 }
 
-/** `Basic …` for a URL's userinfo (which undici drops with the origin), or undefined without one. */
-export function userinfoAuthorization(url: URL): string | undefined {
-  if (url.username === "" && url.password === "") return undefined;
+/** A destination URL taken apart once: undici's origin and path, and the Basic auth of its userinfo. */
+export interface HttpTarget {
+  readonly origin: string;
+  readonly path: string;
+  /** `Basic …` from the URL's userinfo (which undici drops with the origin), if it has one. */
+  readonly authorization: string | undefined;
+}
+
+export function httpTarget(url: URL): HttpTarget {
+  const hasUserinfo = url.username !== "" || url.password !== "";
   const userinfo = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-  return `Basic ${Buffer.from(userinfo, "utf8").toString("base64")}`;
+  return {
+    origin: url.origin,
+    path: `${url.pathname}${url.search}`,
+    authorization: hasUserinfo ? `Basic ${Buffer.from(userinfo, "utf8").toString("base64")}` : undefined,
+  };
 }
 
 function errorCodeOf(err: unknown): string | undefined {
@@ -53,17 +65,22 @@ export async function sendHttp(
   send: HttpSend,
   refusal?: (err: unknown) => DeliveryResult | undefined,
 ): Promise<DeliveryResult> {
-  const { signal, url, timeoutMs } = send;
+  const { signal, target, timeoutMs } = send;
   if (signal.aborted) return transient("attempt aborted before sending");
-  const headers = { ...send.headers };
-  const basic = userinfoAuthorization(url);
-  if (basic !== undefined && headers.authorization === undefined) headers.authorization = basic;
-  if (send.traceparent !== undefined) headers.traceparent = send.traceparent;
+  const basic = send.headers.authorization === undefined ? target.authorization : undefined;
+  const headers =
+    basic === undefined && send.traceparent === undefined
+      ? send.headers
+      : {
+          ...send.headers,
+          ...(basic === undefined ? {} : { authorization: basic }),
+          ...(send.traceparent === undefined ? {} : { traceparent: send.traceparent }),
+        };
   try {
     // The caller's signal goes straight to undici (no controller of our own on the hot path).
     const response = await send.dispatcher.request({
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
+      origin: target.origin,
+      path: target.path,
       method: send.method,
       headers,
       body: send.body,

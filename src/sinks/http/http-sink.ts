@@ -7,7 +7,7 @@ import type { Delivery } from "../../domain/hook.ts";
 import { decodeSecret, signStandardWebhook } from "../../domain/signing.ts";
 import { queueMessageHeaders } from "../queue-message.ts";
 import type { SinkFactory } from "../sink.ts";
-import { httpDispatcherTimeouts, sendHttp } from "./http-send.ts";
+import { httpDispatcherTimeouts, httpTarget, sendHttp } from "./http-send.ts";
 
 /** Configured headers, lower-cased (http-send adds Basic auth from the URL's userinfo). */
 function configuredHeaders(config: HttpSinkConfig): Record<string, string> {
@@ -24,6 +24,7 @@ function configuredHeaders(config: HttpSinkConfig): Record<string, string> {
  */
 export const createHttpSink: SinkFactory<HttpSinkConfig> = (name, config) => {
   const url = new URL(config.url);
+  const target = httpTarget(url);
   const baseHeaders = configuredHeaders(config);
   const secrets = config.secret === undefined ? undefined : [config.secret];
   if (config.secret !== undefined) {
@@ -59,7 +60,7 @@ export const createHttpSink: SinkFactory<HttpSinkConfig> = (name, config) => {
   function deliver(delivery: Delivery, signal: AbortSignal): Promise<DeliveryResult> {
     return sendHttp({
       dispatcher: pool,
-      url,
+      target,
       method: config.method,
       headers: requestHeaders(delivery),
       body: delivery.hook.body,
