@@ -10,9 +10,8 @@
 import type { Config } from "../config/schema.ts";
 import type { EndpointId } from "../domain/ids.ts";
 import { type EndpointMatcher, endpointProblem } from "../fanout/publish-event.ts";
-import { writeFanout } from "../fanout/write-fanout.ts";
+import { type JobAdder, writeFanout } from "../fanout/write-fanout.ts";
 import type { Logger } from "../observability/logger.ts";
-import type { DeliveryQueues } from "../queue/delivery-queues.ts";
 import type { EventStore } from "../store/event-store.ts";
 
 export interface FanoutResumeDeps {
@@ -23,8 +22,7 @@ export interface FanoutResumeDeps {
     "publish" | "markEnqueueFailed" | "unfinishedFanouts" | "unfinishedFanout" | "forgetFanout"
   >;
   readonly endpoints: EndpointMatcher;
-  /** The delivery queues (only `enqueue` is used). */
-  readonly queues: DeliveryQueues;
+  readonly jobs: JobAdder;
   readonly logger: Logger;
   readonly now?: () => number;
 }
@@ -66,7 +64,7 @@ async function resumeOne(deps: FanoutResumeDeps, ref: string, now: number): Prom
   const written = await writeFanout(
     {
       events,
-      jobs: deps.queues,
+      jobs: deps.jobs,
       staleAfterMs: config.recovery.stale_after_ms,
       retentionS: config.retention_s,
       pageSize: config.outbound.fanout_page_size,

@@ -23,7 +23,7 @@ export interface RecoveryRunnerOptions extends ReconcileOptions {
   readonly lockMs?: number;
 }
 
-export interface RecoveryRunnerDeps extends ReconcileDeps, ReplayRevivalDeps, FanoutResumeDeps {
+export interface RecoveryRunnerDeps extends ReconcileDeps, ReplayRevivalDeps, Omit<FanoutResumeDeps, "jobs"> {
   readonly keys: Keys;
   /** Command connection (scheduler registration, tick lock, the tick's own reads and writes). */
   readonly redis: RedisClient;
@@ -84,7 +84,7 @@ export class RecoveryRunner {
       const startedAt = Date.now();
       const report = await this.recovery.run();
       const replaysRevived = await reviveLostReplays(this.deps);
-      const fanoutsFinished = await resumeFanouts(this.deps);
+      const fanoutsFinished = await resumeFanouts({ ...this.deps, jobs: this.deps.queues });
       return { report: { ...report, replaysRevived, fanoutsFinished }, startedAt, finishedAt: Date.now() };
     });
     if (!result.ran) {

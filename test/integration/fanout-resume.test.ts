@@ -5,7 +5,6 @@ import { afterEach, expect, it } from "vitest";
 import type { JobRef } from "../../src/fanout/write-fanout.ts";
 import { type PublishDeps, publishEvent } from "../../src/fanout/publish-event.ts";
 import { Metrics } from "../../src/observability/metrics.ts";
-import type { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
 import { resumeFanouts } from "../../src/recovery/fanout-resume.ts";
 import { DeliveryStore, ledgerOptions } from "../../src/store/delivery-store.ts";
 import { EndpointStore } from "../../src/store/endpoint-store.ts";
@@ -54,7 +53,7 @@ async function setup(n: number) {
       keys,
       events,
       endpoints,
-      queues: jobs as unknown as DeliveryQueues,
+      jobs,
       logger: silentLogger(),
       now: () => now,
     });
