@@ -1,7 +1,7 @@
 // Summaries of node --cpu-prof profiles (bench:e2e --cpu-prof DIR): for each sub-directory (one process
 // role), the profile with the most samples (the real process, not the npx or tsx wrapper around it),
 // its self time by function and by module, so a report can say where the CPU went without committing
-// the profiles. Also runnable on its own: tsx bench/cpu-profile.ts DIR.
+// the profiles. Also runnable on its own: tsx bench/scenarios/e2e/cpu-profile.ts DIR.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 

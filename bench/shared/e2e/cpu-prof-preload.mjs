@@ -1,5 +1,5 @@
 // A CPU profile of any node process, from when the file CPU_PROF_DIR/start appears until the process exits
-// (so start-up is left out), written then: `NODE_OPTIONS="--import ./bench/cpu-prof-preload.mjs"` with
+// (so start-up is left out), written then: `NODE_OPTIONS="--import ./bench/shared/e2e/cpu-prof-preload.mjs"` with
 // CPU_PROF_DIR set. Node 20 refuses --cpu-prof in NODE_OPTIONS, and the processes bench:e2e profiles are
 // started by a Procfile command (npx, sh, tsx) it does not control, so a signal to them all would kill
 // the shell in between.
