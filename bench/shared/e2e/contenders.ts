@@ -8,9 +8,10 @@ import { existsSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fixedRate } from "./load.ts";
-import { type Proc, freePort, procfileCommands, startProc, waitHttp } from "./procs.ts";
+import { type Proc, procfileCommands, startProc, waitHttp } from "./procs.ts";
 import type { BaselineWorkerOptions } from "../baseline-worker.ts";
 import type { ReceiverHandle } from "../receiver-handle.ts";
+import { freePort } from "../../../src/runtime/dev-redis.ts";
 import { BASELINE_WORKER } from "../support.ts";
 
 export const SECRET = `whsec_${randomBytes(24).toString("base64")}`;

@@ -1,10 +1,9 @@
-// The processes bench:e2e and bench:timeline run: the Procfile's `web` and `worker` (whatever command
+// The processes bench:e2e, bench:timeline and bench:syscalls run: the Procfile's `web` and `worker` (whatever command
 // the Procfile holds, or one given on the command line), the bare baseline's two, the receiver, and a
 // private redis-server. Each is started in its own process group, so stopping it, or reading the CPU it
 // used, covers the wrappers (npx, tsx) and the node process they start.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
-import { createServer } from "node:net";
 
 const CLK_TCK = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
 
@@ -21,17 +20,6 @@ export function procfileCommands(path = "Procfile"): { web: string; worker: stri
   const worker = lines.get("worker");
   if (!web || !worker) throw new Error(`${path} has no web and worker lines`);
   return { web, worker };
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === "object" && addr ? addr.port : 0));
-    });
-  });
 }
 
 export interface Proc {
