@@ -1,7 +1,7 @@
-// The processes bench:e2e, bench:timeline and bench:syscalls run: the Procfile's `web` and `worker` (whatever command
-// the Procfile holds, or one given on the command line), the bare baseline's two, the receiver, and a
-// private redis-server. Each is started in its own process group, so stopping it, or reading the CPU it
-// used, covers the wrappers (npx, tsx) and the node process they start.
+// The processes bench:e2e, bench:timeline and bench:syscalls run: the Procfile's `web` and `worker`
+// (whatever command the Procfile holds, or one given on the command line) and the bare baseline's two.
+// Each is started in its own process group, so stopping it, or reading the CPU it used, covers the
+// wrappers (npx, tsx) and the node process they start.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 
