@@ -9,7 +9,9 @@
 //                            first_attempt_at, last_attempt_at, dead_at; {p}:dlq:all and
 //                            {p}:dlq:by-<field>:<value> zsets of the entry ids by dead_at
 //   {p}:dedup:<tenant|->:<source>:<dedup key>   string: the hook id, EX dedup TTL
-//   {p}:sink-<sink>:wait     BullMQ's wait list of job ids `<hook id>-<sink>` (only counted here)
+//   {p}:sink-<sink>:<job id>, :wait, :failed   BullMQ's job hash, wait list and failed set (job ids
+//                            `<hook id>-<sink>`); a dead delivery's job is failed unless it was
+//                            requeued (a replay, Bull Board's retry), which left its DLQ entry
 import type { Redis } from "ioredis";
 import { newId } from "../../src/domain/ids.ts";
 
@@ -18,6 +20,8 @@ export interface PreLedgerSinkFixture {
   /** undefined: never attempted (pending, its job waiting). */
   readonly state?: "retrying" | "delivered" | "dead";
   readonly attempts?: number;
+  /** A dead one whose job was moved back to waiting (by a replay) before the upgrade. */
+  readonly requeued?: boolean;
 }
 
 /** Write one pre-ledger hook of source `src` with the given per-sink states; returns its id. */
@@ -88,8 +92,14 @@ export async function writePreLedgerHook(
       for (const index of ["all", "by-source:src", `by-sink:${s.sink}`, "by-class:permanent"])
         await redis.zadd(`${base}:dlq:${index}`, times.last_attempt_at, entry);
     }
-    if (s.state !== "delivered" && s.state !== "dead")
-      await redis.lpush(`${base}:sink-${s.sink}:wait`, `${id}-${s.sink}`);
+    const job = `${id}-${s.sink}`;
+    if (s.state !== "delivered")
+      await redis.hset(`${base}:sink-${s.sink}:${job}`, {
+        name: "deliver",
+        data: JSON.stringify({ hookId: id, sink: s.sink }),
+      });
+    if (s.state === "dead" && !s.requeued) await redis.zadd(`${base}:sink-${s.sink}:failed`, now - 5000, job);
+    else if (s.state !== "delivered") await redis.lpush(`${base}:sink-${s.sink}:wait`, job);
   }
   await redis.hset(`${base}:hook:${id}`, fields);
   await redis.expire(`${base}:hook:${id}`, 3600);

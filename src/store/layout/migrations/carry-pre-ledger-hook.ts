@@ -12,6 +12,7 @@ import { LuaScript } from "../../lua-script.ts";
 import type { MigrationSettings } from "../migration.ts";
 import {
   type PreLedgerDlqEntry,
+  type PreLedgerKeys,
   type PreLedgerMeta,
   type PreLedgerSinkState,
   parseDlqEntry,
@@ -32,6 +33,11 @@ export interface PreLedgerHook {
     readonly dead: PreLedgerDlqEntry | undefined;
     /** The DLQ entry's time to live, ms (≤ 0: none or no entry). */
     readonly deadTtlMs: number;
+    /**
+     * A dead delivery whose job was moved out of the failed set again (a replay, or a retry from Bull
+     * Board): it was due once more, its DLQ entry kept until it succeeded.
+     */
+    readonly requeued: boolean;
   }[];
   /** The record's time to live, ms (≤ 0: none). */
   readonly ttlMs: number;
@@ -67,26 +73,40 @@ export function carriedRows(
 ): CarriedRow[] {
   const { meta } = hook;
   const keepMs = (ttl: number): number => (ttl > 0 ? ttl : settings.retentionS * 1000);
-  return hook.sinks.map(({ sink, state, dead, deadTtlMs }) => {
+  return hook.sinks.map(({ sink, state, dead, deadTtlMs, requeued }) => {
     const id = sinkDeliveryId(hook.id, sink);
-    const base: Record<string, string | number> = {
+    const identity: Record<string, string | number> = {
       p: hook.id,
       t: targetKey({ kind: "sink", name: sink }),
-      a: dead?.attempts ?? state?.attempts ?? 0,
       f: 0,
       c: meta.received_at,
       s: meta.source,
     };
-    if (meta.tenant !== undefined) base.tn = meta.tenant;
+    if (meta.tenant !== undefined) identity.tn = meta.tenant;
+    const base: Record<string, string | number> = {
+      ...identity,
+      a: dead?.attempts ?? state?.attempts ?? 0,
+    };
     const first = dead?.first_attempt_at ?? state?.first_attempt_at;
     const last = dead?.last_attempt_at ?? state?.last_attempt_at;
     if (first !== undefined) base.fa = first;
     if (last !== undefined) base.la = last;
     if (state?.last_error !== undefined) base.le = state.last_error;
     if (state?.error_class !== undefined) base.ec = state.error_class;
-    // A DLQ entry is the death itself (it is removed when a delivery succeeds after all).
-    const kind: CarriedState =
-      dead !== undefined && state?.state !== "delivered" ? "dead" : (state?.state ?? "pending");
+    // A DLQ entry is the death itself (it is removed when a delivery succeeds after all), unless its
+    // job was requeued: then it is pending again with a fresh budget, as a ledger replay makes it.
+    const died = (dead !== undefined || state?.state === "dead") && state?.state !== "delivered";
+    if (died && requeued)
+      return {
+        id,
+        sink,
+        state: "pending",
+        fields: { ...identity, a: 0, st: "pending" },
+        watchScore: now + settings.staleAfterMs,
+        dlqIndexKeys: [],
+        runAt: now,
+      };
+    const kind: CarriedState = died ? "dead" : (state?.state ?? "pending");
     switch (kind) {
       case "delivered":
         return {
@@ -189,25 +209,28 @@ export async function writeCarriedHook(
 /** Read one pre-ledger hook (undefined when its record is gone or not one). */
 export async function readPreLedgerHook(
   redis: Parameters<typeof carryHook.run>[0],
-  key: string,
+  old: PreLedgerKeys,
   id: HookId,
-  dlqEntryKey: (sink: string) => string,
 ): Promise<PreLedgerHook | undefined> {
+  const key = old.hook(id);
   const [raw, ttlMs] = await Promise.all([redis.hgetallBuffer(key), redis.pttl(key)]);
   if (raw.meta === undefined || raw.body === undefined) return undefined;
   const meta = JSON.parse(raw.meta.toString("utf8")) as PreLedgerMeta;
   const sinks = await Promise.all(
     meta.sinks.map(async (sink) => {
-      const [entry, deadTtlMs] = await Promise.all([
-        redis.hgetall(dlqEntryKey(sink)),
-        redis.pttl(dlqEntryKey(sink)),
+      const [entry, deadTtlMs, jobExists, failedAt] = await Promise.all([
+        redis.hgetall(old.dlqEntry(id, sink)),
+        redis.pttl(old.dlqEntry(id, sink)),
+        redis.exists(old.job(id, sink)),
+        redis.zscore(old.failed(sink), `${id}-${sink}`),
       ]);
-      const state = raw[`s:${sink}`];
+      const stored = raw[`s:${sink}`];
       return {
         sink,
-        state: state === undefined ? undefined : (JSON.parse(state.toString("utf8")) as PreLedgerSinkState),
+        state: stored === undefined ? undefined : (JSON.parse(stored.toString("utf8")) as PreLedgerSinkState),
         dead: parseDlqEntry(entry),
         deadTtlMs,
+        requeued: jobExists === 1 && failedAt === null,
       };
     }),
   );

@@ -48,7 +48,7 @@ async function eachHook(
         batch.slice(i, i + CONCURRENCY).map(async (key) => {
           const id = old.hookIdOf(key);
           if (!isId("hk", id)) return;
-          const hook = await readPreLedgerHook(ctx.redis, key, id, (sink) => old.dlqEntry(id, sink));
+          const hook = await readPreLedgerHook(ctx.redis, old, id);
           if (hook) await each(hook, key);
         }),
       );

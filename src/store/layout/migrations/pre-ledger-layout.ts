@@ -99,6 +99,16 @@ export class PreLedgerKeys {
   dlqEntry(hookId: string, sink: string): string {
     return `${this.base}:dlq:entry:${hookId}-${sink}`;
   }
+
+  /** The hash of a delivery's BullMQ job (job id `<hook id>-<sink>` in queue `sink-<sink>`). */
+  job(hookId: string, sink: string): string {
+    return `${this.base}:sink-${sink}:${hookId}-${sink}`;
+  }
+
+  /** The failed set of a sink's queue (the dead deliveries' jobs). */
+  failed(sink: string): string {
+    return `${this.base}:sink-${sink}:failed`;
+  }
 }
 
 const num = (v: string | undefined): number | undefined =>
