@@ -2,7 +2,7 @@
 // (test/support/pre-ledger-fixtures.ts): a run that crashes halfway and runs again carries every
 // delivery once (no row, job or DLQ listing twice, none lost), --dry-run counts what would move, and
 // a prefix holding both plans without a migration under way is refused.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import { type HookId, bucketOf } from "../../src/domain/ids.ts";
 import { silentLogger } from "../../src/observability/logger.ts";
@@ -10,19 +10,10 @@ import { ensureLayout } from "../../src/store/layout/ensure-layout.ts";
 import { LayoutError } from "../../src/store/layout/layouts.ts";
 import { createLayout0To1 } from "../../src/store/layout/migrations/layout-0-to-1.ts";
 import { planLayout } from "../../src/store/layout/plan-layout.ts";
-import { type ScratchPrefix, scratchPrefix } from "../support/layout-fixtures.ts";
+import { type ScratchPrefix, scratchPrefixes } from "../support/layout-fixtures.ts";
 import { type PreLedgerSinkFixture, writePreLedgerHook } from "../support/pre-ledger-fixtures.ts";
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
-});
-
-function scratch(): ScratchPrefix {
-  const s = scratchPrefix();
-  cleanups.push(() => s.cleanup());
-  return s;
-}
+const scratch = scratchPrefixes();
 
 /** Per hook: a pending delivery to `a`, and to `b` one of each other state in turn (a replayed dead one last). */
 const SHAPES: readonly (readonly PreLedgerSinkFixture[])[] = [
