@@ -15,12 +15,13 @@ import { type PreLedgerSinkFixture, writePreLedgerHook } from "../support/pre-le
 
 const scratch = scratchPrefixes();
 
-/** Per hook: a pending delivery to `a`, and to `b` one of each other state in turn (a replayed dead one last). */
+/** Per hook: a pending delivery to `a`, and to `b` one of each other state in turn (then a replayed dead one, and a retrying one beside its replay's leftover DLQ entry). */
 const SHAPES: readonly (readonly PreLedgerSinkFixture[])[] = [
   [{ sink: "a" }, { sink: "b", state: "retrying", attempts: 2 }],
   [{ sink: "a" }, { sink: "b", state: "dead", attempts: 3 }],
   [{ sink: "a" }, { sink: "b", state: "delivered" }],
   [{ sink: "a" }, { sink: "b", state: "dead", attempts: 2, requeued: true }],
+  [{ sink: "a" }, { sink: "b", state: "retrying", attempts: 1, staleDlqEntry: true }],
 ];
 
 /** What a delivery becomes: a requeued dead one is due again with a fresh budget, as a replay makes it. */
@@ -106,9 +107,9 @@ describe("layout migration 0 -> 1", () => {
     const text = plan.lines.join("\n");
     expect(text).toContain("would migrate layout 0 -> 1");
     expect(text).toContain(
-      "carry 6 hook record(s) into the ledger with 12 delivery row(s): 7 pending, 2 retrying, 1 delivered, 2 dead (listed in the DLQ)",
+      "carry 6 hook record(s) into the ledger with 12 delivery row(s): 7 pending, 3 retrying, 1 delivered, 1 dead (listed in the DLQ)",
     );
-    expect(text).toContain("add 9 delivery job(s) to the current queues");
+    expect(text).toContain("add 10 delivery job(s) to the current queues");
     expect(text).toContain("carry 6 dedup key(s)");
     expect(await s.stored()).toEqual(before);
   });

@@ -22,6 +22,8 @@ export interface PreLedgerSinkFixture {
   readonly attempts?: number;
   /** A dead one whose job was moved back to waiting (by a replay) before the upgrade. */
   readonly requeued?: boolean;
+  /** A retrying one whose DLQ entry outlived its replay (kept until a success, as that release did). */
+  readonly staleDlqEntry?: boolean;
 }
 
 /** Write one pre-ledger hook of source `src` with the given per-sink states; returns its id. */
@@ -67,7 +69,7 @@ export async function writePreLedgerHook(
         ...times,
         delivered_at: now - 5000,
       });
-    if (s.state === "dead") {
+    if (s.state === "dead")
       fields[`s:${s.sink}`] = JSON.stringify({
         state: "dead",
         attempts,
@@ -75,6 +77,7 @@ export async function writePreLedgerHook(
         last_error: "HTTP 400",
         error_class: "permanent",
       });
+    if (s.state === "dead" || s.staleDlqEntry) {
       const entry = `${id}-${s.sink}`;
       await redis.hset(`${base}:dlq:entry:${entry}`, {
         id: entry,

@@ -83,19 +83,22 @@ export function carriedRows(
       s: meta.source,
     };
     if (meta.tenant !== undefined) identity.tn = meta.tenant;
+    // The record's state is the truth; the DLQ entry adds a death's details. (After a pre-ledger
+    // replay the entry stayed until a success, beside a state that had moved on.)
+    const died = state?.state === "dead" || (state === undefined && dead !== undefined);
+    const death = died ? dead : undefined;
     const base: Record<string, string | number> = {
       ...identity,
-      a: dead?.attempts ?? state?.attempts ?? 0,
+      a: death?.attempts ?? state?.attempts ?? 0,
     };
-    const first = dead?.first_attempt_at ?? state?.first_attempt_at;
-    const last = dead?.last_attempt_at ?? state?.last_attempt_at;
+    const first = death?.first_attempt_at ?? state?.first_attempt_at;
+    const last = death?.last_attempt_at ?? state?.last_attempt_at;
     if (first !== undefined) base.fa = first;
     if (last !== undefined) base.la = last;
     if (state?.last_error !== undefined) base.le = state.last_error;
     if (state?.error_class !== undefined) base.ec = state.error_class;
-    // A DLQ entry is the death itself (it is removed when a delivery succeeds after all), unless its
-    // job was requeued: then it is pending again with a fresh budget, as a ledger replay makes it.
-    const died = (dead !== undefined || state?.state === "dead") && state?.state !== "delivered";
+    // A dead delivery whose job was requeued is pending again with a fresh budget, as a ledger replay
+    // leaves it.
     if (died && requeued)
       return {
         id,
@@ -118,8 +121,8 @@ export function carriedRows(
           dlqIndexKeys: [],
         };
       case "dead": {
-        const errorClass: ErrorClass = dead?.error_class ?? state?.error_class ?? "permanent";
-        const deadAt = dead?.dead_at ?? last ?? now;
+        const errorClass: ErrorClass = death?.error_class ?? state?.error_class ?? "permanent";
+        const deadAt = death?.dead_at ?? last ?? now;
         return {
           id,
           sink,
@@ -128,7 +131,7 @@ export function carriedRows(
             ...base,
             st: kind,
             xa: deadAt,
-            le: dead?.reason ?? state?.last_error ?? REASON_UNKNOWN,
+            le: death?.reason ?? state?.last_error ?? REASON_UNKNOWN,
             ec: errorClass,
           },
           ttlMs: keepMs(Math.max(deadTtlMs, hook.ttlMs)),
