@@ -28,7 +28,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The SPEC status of each ingest refusal. */
+/** The documented status of each ingest refusal. */
 export const INGEST_STATUS: Record<IngestErrorCode, ContentfulStatusCode> = {
   unknown_source: 404,
   verification_failed: 401,

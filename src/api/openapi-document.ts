@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document of Switchyard's HTTP API, written by hand and kept small: the paths, their
-// auth, status codes and the main fields. SPEC.md is the contract; this is its machine-readable index.
+// auth, status codes and the main fields. The README states the contract; this is its machine-readable index.
 import { breakerPaths, breakerSchemas } from "./openapi-breakers.ts";
 import { endpointPaths } from "./openapi-endpoints.ts";
 import { eventPaths } from "./openapi-events.ts";

@@ -119,6 +119,16 @@ export function breakerResultOf(result: DeliveryResult): BreakerResult {
 
 const PASS: BreakerGate = { pass: true, probe: false };
 
+/**
+ * How long a breaker's key outlives its open period and probe lease once nothing uses it: twice its
+ * longest open period. Long enough that a breaker in use never lapses (each attempt's write pushes it
+ * back), short enough that a target gone for good (a deleted endpoint, a sink no longer configured,
+ * perhaps still in an older process's config during a rolling deploy) leaves nothing behind.
+ */
+export function breakerKeepMs(config: BreakerConfig): number {
+  return 2 * Math.max(config.open_ms, config.max_open_ms);
+}
+
 function replyArray(reply: unknown, script: string): unknown[] {
   if (!Array.isArray(reply)) throw new Error(`${script}: unexpected reply`);
   return reply as unknown[];
@@ -172,7 +182,11 @@ export class SharedBreaker {
 
     const { redis, keyOf, probeLeaseMs, channel } = this.options;
     const reply = replyArray(
-      await gateScript.run(redis, [keyOf(target)], [target, Math.ceil(probeLeaseMs), channel]),
+      await gateScript.run(
+        redis,
+        [keyOf(target)],
+        [target, Math.ceil(probeLeaseMs), channel, breakerKeepMs(this.configOf(target))],
+      ),
       "gate-breaker",
     );
     const at = this.clock();
@@ -217,6 +231,7 @@ export class SharedBreaker {
           config.open_ms,
           Math.max(config.open_ms, config.max_open_ms),
           channel,
+          breakerKeepMs(config),
         ],
       ),
       "record-breaker-result",

@@ -4,38 +4,32 @@
 // whose job could not be added is marked enqueue_failed, and reconcile (or a re-publish) adds it later.
 // Global failures (an invalid event, a tenant the caller may not use, an id taken by another event)
 // write nothing. A long fanout is written a page of endpoints at a time (each page one atomic, idempotent
-// script, its jobs added before the next page), so no script names more than a page of keys; a publish
-// cut short between pages is completed by publishing the same id again. The answer counts every row
-// and lists the first few; GET /v1/events/:id/deliveries has them all.
+// script, its jobs added before the next page, see write-fanout.ts), so no script names more than a
+// page of keys; a publish cut short between pages is completed by publishing the same id again, or by
+// recovery (fanout-resume.ts), which needs no id. The answer counts every row and lists the first few;
+// GET /v1/events/:id/deliveries has them all.
 import { type Endpoint, liveSecrets } from "../domain/endpoint.ts";
 import { type EventInput, eventRef, parseEventInput } from "../domain/event.ts";
-import type { DeliveryRow } from "../domain/delivery.ts";
 import type { EndpointId } from "../domain/ids.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import { type EventStore, endpointDeliveryId } from "../store/event-store.ts";
+import type { EventStore } from "../store/event-store.ts";
+import {
+  type EndpointResult,
+  type JobAdder,
+  type JobRef,
+  type PublishStatus,
+  writeFanout,
+} from "./write-fanout.ts";
 
 /** The endpoint store, as publishing uses it. */
 export interface EndpointMatcher {
   match(tenant: string | undefined, eventType: string): Promise<Endpoint[]>;
 }
 
-/** The delivery queues, as publishing uses them. */
-type JobRef = Pick<DeliveryRow, "id" | "parentId" | "target">;
-
-export interface JobAdder {
-  enqueue(rows: readonly JobRef[]): Promise<void>;
-}
-
-export type PublishStatus = "created" | "duplicate" | "enqueue_failed" | "endpoint_error";
+export type { JobAdder, PublishStatus };
 
 /** Rows listed at most in a publish's answer; `counts` covers them all. */
 export const MAX_RESULTS_LISTED = 100;
-
-interface EndpointResult {
-  readonly endpoint_id: string;
-  readonly status: PublishStatus;
-  readonly error?: string;
-}
 
 export interface PublishResult {
   readonly event_id: string;
@@ -77,7 +71,7 @@ export interface PublishDeps {
 }
 
 /** An endpoint that cannot be delivered to as configured (it has no usable secret). */
-function endpointProblem(endpoint: Endpoint, now: number): string | undefined {
+export function endpointProblem(endpoint: Endpoint, now: number): string | undefined {
   try {
     return liveSecrets(endpoint, now).length === 0 ? "no signing secret" : undefined;
   } catch (err) {
@@ -115,47 +109,18 @@ export async function publishEvent(
   }
   const ref = eventRef(tenant, input.id);
   const record = { id: input.id, type: input.type, tenant, createdAt: now, payload: input.body, traceparent };
-  const confirmed: JobRef[] = [];
-  // At least one page: an event nobody takes is still recorded (and expires after retention_s).
-  for (let start = 0; start === 0 || start < usable.length; start += deps.pageSize) {
-    const page = usable.slice(start, start + deps.pageSize);
-    const outcome = await deps.events.publish(
-      record,
-      page.map((e) => e.id as EndpointId),
-      { staleAfterMs: deps.staleAfterMs, retentionS: deps.retentionS },
-    );
-    if (outcome.kind === "conflict") {
-      // Only the first page can meet another event: later ones find this publish's own record.
-      deps.metrics.outboundEvents.inc({ tenant: tenantLabel, outcome: "conflict" });
-      throw new PublishRefused("conflict", `event id ${input.id} is taken by an event of another type`);
-    }
-    if (start === 0) deps.metrics.outboundEvents.inc({ tenant: tenantLabel, outcome: "accepted" });
-    // Each new row's job on its own: a failure is that endpoint's alone.
-    const settled = await Promise.all(
-      page.map(async (endpoint, i): Promise<EndpointResult> => {
-        const status = outcome.rows[i];
-        const job: JobRef = {
-          id: endpointDeliveryId(ref, endpoint.id as EndpointId),
-          parentId: ref,
-          target: { kind: "endpoint", id: endpoint.id as EndpointId },
-        };
-        if (status === "duplicate" || status === undefined) {
-          confirmed.push(job);
-          return { endpoint_id: endpoint.id, status: "duplicate" };
-        }
-        try {
-          await deps.jobs.enqueue([job]);
-          confirmed.push(job);
-          return { endpoint_id: endpoint.id, status: "created" };
-        } catch (err) {
-          const error = (err as Error).message;
-          await deps.events.markEnqueueFailed(job.id, error).catch(() => undefined);
-          return { endpoint_id: endpoint.id, status: "enqueue_failed", error };
-        }
-      }),
-    );
-    results.push(...settled);
+  const written = await writeFanout(
+    deps,
+    record,
+    usable.map((e) => e.id as EndpointId),
+    () => deps.metrics.outboundEvents.inc({ tenant: tenantLabel, outcome: "accepted" }),
+  );
+  if (written.kind === "conflict") {
+    deps.metrics.outboundEvents.inc({ tenant: tenantLabel, outcome: "conflict" });
+    throw new PublishRefused("conflict", `event id ${input.id} is taken by an event of another type`);
   }
+  results.push(...written.results);
+  const confirmed = written.confirmed;
   // A 202 promises the event on the replicas too, a re-publish (duplicates) as much as the first.
   if (deps.confirmReplicas) await deps.confirmReplicas(ref, confirmed);
   const counts: Record<PublishStatus, number> = {

@@ -1,4 +1,4 @@
-// Prometheus metrics named in the SPEC, on a registry of our own (not prom-client's global one) so
+// Prometheus metrics the README documents, on a registry of our own (not prom-client's global one) so
 // several gateways can live in one test process.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 

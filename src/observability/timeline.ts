@@ -1,4 +1,4 @@
-// Stage timestamps of single hooks, for bench/timeline.ts: where between a request and its delivery the
+// Stage timestamps of single hooks, for bench/scenarios/timeline/main.ts: where between a request and its delivery the
 // time goes. Off unless SWITCHYARD_TIMELINE names a file prefix; then each process appends
 // "<id> <stage> <ms since the epoch>" lines to <prefix>.<pid>. Off, `now` and `mark` do nothing, so the
 // hot path pays a call of an empty function per stage.

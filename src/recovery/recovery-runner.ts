@@ -1,5 +1,6 @@
 // The `recovery` role: registers the recovery job scheduler (`recovery.interval_ms`) on the
-// maintenance queue and runs the ticks BullMQ hands to this process, each under the tick lock.
+// maintenance queue and runs the ticks BullMQ hands to this process, each under the tick lock: reconcile,
+// lost replays, unfinished fanouts.
 import { type Job, type Queue, Worker } from "bullmq";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { Keys } from "../store/keys.ts";
@@ -11,6 +12,7 @@ import {
   createMaintenanceQueue,
 } from "../queue/maintenance-queue.ts";
 import { Reconcile, type ReconcileDeps, type ReconcileOptions, type RecoveryReport } from "./reconcile.ts";
+import { type FanoutResumeDeps, resumeFanouts } from "./fanout-resume.ts";
 import { type ReplayRevivalDeps, reviveLostReplays } from "./replay-revival.ts";
 import { TickLock } from "./tick-lock.ts";
 
@@ -21,7 +23,7 @@ export interface RecoveryRunnerOptions extends ReconcileOptions {
   readonly lockMs?: number;
 }
 
-export interface RecoveryRunnerDeps extends ReconcileDeps, ReplayRevivalDeps {
+export interface RecoveryRunnerDeps extends ReconcileDeps, ReplayRevivalDeps, Omit<FanoutResumeDeps, "jobs"> {
   readonly keys: Keys;
   /** Command connection (scheduler registration, tick lock, the tick's own reads and writes). */
   readonly redis: RedisClient;
@@ -31,7 +33,8 @@ export interface RecoveryRunnerDeps extends ReconcileDeps, ReplayRevivalDeps {
 
 /** What a tick job returns (shown in Bull Board). */
 export type TickOutcome =
-  ({ ran: true; replaysRevived: number } & RecoveryReport) | { ran: false; reason: "locked" };
+  | ({ ran: true; replaysRevived: number; fanoutsFinished: number } & RecoveryReport)
+  | { ran: false; reason: "locked" };
 
 const DEFAULT_LOCK_MS = 60_000;
 /** Finished ticks kept for Bull Board; the log and metrics keep the lasting record. */
@@ -81,7 +84,8 @@ export class RecoveryRunner {
       const startedAt = Date.now();
       const report = await this.recovery.run();
       const replaysRevived = await reviveLostReplays(this.deps);
-      return { report: { ...report, replaysRevived }, startedAt, finishedAt: Date.now() };
+      const fanoutsFinished = await resumeFanouts({ ...this.deps, jobs: this.deps.queues });
+      return { report: { ...report, replaysRevived, fanoutsFinished }, startedAt, finishedAt: Date.now() };
     });
     if (!result.ran) {
       logger.info({ tick: job.id }, "recovery tick skipped: another runner holds the lock");
@@ -90,7 +94,8 @@ export class RecoveryRunner {
     const { report, startedAt, finishedAt } = result.value;
     const line = { tick: job.id, ...report, started_at: startedAt, duration_ms: finishedAt - startedAt };
     // Idle ticks (every 30 s forever) stay out of the info log.
-    if (report.scanned > 0 || report.replaysRevived > 0) logger.info(line, "recovery tick");
+    if (report.scanned > 0 || report.replaysRevived > 0 || report.fanoutsFinished > 0)
+      logger.info(line, "recovery tick");
     else logger.debug(line, "recovery tick");
     return { ran: true, ...report };
   }

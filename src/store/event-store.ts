@@ -12,6 +12,7 @@ import { eventIdOf, eventRef } from "../domain/event.ts";
 
 const publishScript = new LuaScript("publish-event-n.lua", "n");
 const markFailedScript = new LuaScript("mark-enqueue-failed-2.lua", 2);
+const forgetFanoutScript = new LuaScript("forget-fanout-2.lua", 2);
 
 /** An event as published. */
 export interface EventRecord {
@@ -38,6 +39,22 @@ interface StoredMeta {
 }
 
 export type RowStatus = "created" | "duplicate" | "reclaimed";
+
+/**
+ * Which page of a fanout a publish call writes: the first of several marks the fanout unfinished with
+ * every endpoint it goes to (so recovery can finish it if the publisher dies), a middle one keeps the
+ * mark fresh, the last one (or the only one) clears it.
+ */
+export type FanoutPage =
+  | { readonly kind: "first"; readonly endpoints: readonly EndpointId[] }
+  | { readonly kind: "more" }
+  | { readonly kind: "last" };
+
+/** A fanout its publisher did not finish: the event, and every endpoint it was being written to. */
+export interface UnfinishedFanout {
+  readonly record: EventRecord;
+  readonly endpoints: readonly EndpointId[];
+}
 export type PublishOutcome =
   { readonly kind: "conflict" } | { readonly kind: "written"; readonly rows: readonly RowStatus[] };
 
@@ -67,13 +84,15 @@ export class EventStore {
 
   /**
    * Write the event (if new) and a pending row per endpoint (if new), in one atomic step: one page of a
-   * fanout (the caller pages a long list of endpoints).
+   * fanout (the caller pages a long list of endpoints). `now`: when the page is written (new rows'
+   * creation time; the event's own by default).
    */
   async publish(
     event: EventRecord,
     endpoints: readonly EndpointId[],
-    opts: { staleAfterMs: number; retentionS: number },
+    opts: { staleAfterMs: number; retentionS: number; page: FanoutPage; now?: number },
   ): Promise<PublishOutcome> {
+    const now = opts.now ?? event.createdAt;
     const ref = eventRef(event.tenant, event.id);
     const bucket = bucketFor(ref);
     const meta: StoredMeta = {
@@ -91,16 +110,18 @@ export class EventStore {
     }
     const reply = (await publishScript.run(
       this.redis,
-      [this.keys.event(ref), this.keys.watch(bucket), ...rowKeys],
+      [this.keys.event(ref), this.keys.watch(bucket), this.keys.fanouts(bucket), ...rowKeys],
       [
         ref,
         event.type,
         event.tenant ?? "",
         JSON.stringify(meta),
         event.payload,
-        event.createdAt,
-        event.createdAt + opts.staleAfterMs,
+        now,
+        now + opts.staleAfterMs,
         opts.retentionS,
+        opts.page.kind,
+        opts.page.kind === "first" ? JSON.stringify(opts.page.endpoints) : "",
         ...rowArgs,
       ],
     )) as string[];
@@ -116,6 +137,29 @@ export class EventStore {
       [id, error.slice(0, 1024), now],
     );
     return reply === 1;
+  }
+
+  /** Refs of a bucket's unfinished fanouts that recovery may finish by `now`, oldest first. */
+  async unfinishedFanouts(bucket: number, now: number, limit: number): Promise<string[]> {
+    return this.redis.zrangebyscore(this.keys.fanouts(bucket), "-inf", now, "LIMIT", 0, limit);
+  }
+
+  /** The unfinished fanout of event `ref`, or undefined when it is finished (or the event is gone). */
+  async unfinishedFanout(ref: string): Promise<UnfinishedFanout | undefined> {
+    const [meta, payload, fo] = await this.redis.hmgetBuffer(
+      this.keys.event(ref),
+      ...EVENT_ATTEMPT_FIELDS,
+      "fo",
+    );
+    const record = toEventRecord(ref, meta ?? undefined, payload ?? undefined);
+    if (!record || !fo) return undefined;
+    return { record, endpoints: JSON.parse(fo.toString("utf8")) as EndpointId[] };
+  }
+
+  /** Take `ref` off the unfinished fanouts if nothing is left to finish (see forget-fanout-2.lua). */
+  async forgetFanout(ref: string): Promise<boolean> {
+    const keys = [this.keys.event(ref), this.keys.fanouts(bucketFor(ref))];
+    return (await forgetFanoutScript.run(this.redis, keys, [ref])) === 1;
   }
 
   /** The event `id` of `tenant` (undefined: a tenantless event). */

@@ -65,6 +65,14 @@ export class Keys {
     return `${this.bucketTag(bucket)}:watch`;
   }
 
+  /**
+   * Sorted set: the events of a bucket whose fanout of several pages is unfinished (its publisher may
+   * have died between pages), scored by when recovery may finish it; empty (so gone) once all finish.
+   */
+  fanouts(bucket: number): string {
+    return `${this.bucketTag(bucket)}:fanouts`;
+  }
+
   /** Sorted set: dead rows of a bucket listed under one filter value, scored by dead_at. */
   dlqIndex(bucket: number, name: DlqIndexName): string {
     return `${this.bucketTag(bucket)}:dlq:${name}`;

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { SCENARIOS } from "../../bench/suite-steps.ts";
+import { SCENARIOS } from "../../bench/suite/steps.ts";
 import { ROOT, buildOnce } from "../support/built-dist.ts";
 
 /** The suite takes a minute or two; more on a loaded machine. */
@@ -32,7 +32,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 beforeAll(() => buildOnce(), 120_000);
 
 function runSuite(): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/suite.ts", "--quick", "--out", out], {
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/suite/main.ts", "--quick", "--out", out], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,5 +1,5 @@
 // A DLQ page costs O(page), not O(DLQ): over 100,000 dead entries, `GET /v1/dlq?limit=100` is far
-// faster than listing everything. (bench/dlq-list.ts measures the same over dead rows the ledger made.)
+// faster than listing everything. (bench/scenarios/dlq-list/main.ts measures the same over dead rows the ledger made.)
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pipeDeadRow } from "../support/ledger.ts";
 import { type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";

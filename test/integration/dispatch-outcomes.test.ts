@@ -1,4 +1,4 @@
-// Dispatch on real Redis with a local receiver: each error class ends where the SPEC says.
+// Dispatch on real Redis with a local receiver: each error class ends where the README says.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Reply } from "../support/receiver.ts";
 import {

@@ -1,4 +1,4 @@
-// Ingest on real Redis: what exists after each answer of the SPEC's table.
+// Ingest on real Redis: what exists after each answer of the README's ingest table.
 import { connect } from "node:net";
 import { Queue } from "bullmq";
 import { Webhook } from "standardwebhooks";

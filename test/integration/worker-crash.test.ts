@@ -60,6 +60,6 @@ it("redelivers a job whose worker was SIGKILLed mid-attempt", async () => {
   expect(rx.requests[1]!.headers["x-switchyard-id"]).toBe(id);
   expect(rx.requests[1]!.body.toString()).toBe('{"pay":"me"}');
   expect(state.state).toBe("delivered");
-  // SPEC: picked up again within 15 s (here lock_ms is 2 s).
+  // Documented: picked up again within 15 s (here lock_ms is 2 s).
   expect(rx.requests[1]!.receivedAt - killedAt).toBeLessThan(15_000);
 }, 60_000);

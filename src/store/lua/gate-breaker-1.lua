@@ -14,12 +14,16 @@
 
   Time is Redis's own clock (TIME): every process must agree when the period ends and when a probe's lease
   runs out, or two probes could be out at once.
+  The hash expires ARGV[4] ms after its open period and probe lease end, the expiry pushed back by every
+  call here and in record-breaker-result-1.lua: a target nobody uses any more (a sink removed from the
+  config, an endpoint deleted while an attempt was in flight) leaves no breaker behind for good.
 
   KEYS[1] the target's breaker (hash)
   ARGV[1] target name, for the change message
   ARGV[2] probe lease, ms
   ARGV[3] pub/sub channel for changes. A channel is not a key: in a Redis Cluster PUBLISH reaches every
           node's subscribers, whichever slot the script ran on.
+  ARGV[4] how long the breaker is kept past its open period and probe lease once unused, ms
 
   Returns {pass, probe, ver, state, open_left_ms, probe_left_ms, failing, period_ms}: pass and probe are
   1|0; state is 'closed' | 'open' (half-open when open_left_ms is 0); failing is 1 if failures > 0.
@@ -41,6 +45,7 @@ elseif now >= open_until and probe_until <= now then
   redis.call('HSET', KEYS[1], 'probe_until', probe_until)
   ver = redis.call('HINCRBY', KEYS[1], 'ver', 1)
 end
+redis.call('PEXPIRE', KEYS[1], math.max(0, open_until - now, probe_until - now) + tonumber(ARGV[4]))
 local snap = {
   ver,
   open and 'open' or 'closed',

@@ -6,10 +6,14 @@
   another type is refused (ids are scoped by tenant: the record's key names it). An event left with no
   live row (nobody takes it) expires after retention_s, as a finished one does; a fanout is written a
   page of endpoints per call, each page atomic, so a re-publish completes one cut short.
+  A fanout of several pages is marked unfinished by its first page, with the endpoints it is written to
+  (field fo: their ids as JSON), and listed in the bucket's fanouts set; its last page clears both, so a
+  fanout whose publisher died between pages is found and finished by recovery (fanout-resume.ts).
 
-  KEYS[1]   event record (hash: meta, payload, live, r:<delivery id> per row)
+  KEYS[1]   event record (hash: meta, payload, live, r:<delivery id> per row, fo while unfinished)
   KEYS[2]   the bucket's watch set
-  KEYS[3..] one delivery row per endpoint (hash)
+  KEYS[3]   the bucket's unfinished fanouts (zset: event ref -> when recovery may finish it, ms)
+  KEYS[4..] one delivery row per endpoint (hash)
 
   ARGV[1]   event ref (`<tenant>/<id>`, or the bare id): what each row's `p` names
   ARGV[2]   event type
@@ -19,7 +23,11 @@
   ARGV[6]   now, ms
   ARGV[7]   watch score of new rows (now + recovery.stale_after_ms)
   ARGV[8]   retention_s: the expiry of an event no live row holds
-  ARGV[9..] per row, in KEYS order: delivery id, target
+  ARGV[9]   this page of the fanout: 'first' (more follow: mark the fanout unfinished with ARGV[10]),
+            'more' (more follow: push back when recovery may finish it, if still marked) or 'last'
+            (clear the mark)
+  ARGV[10]  with 'first', the ids of every endpoint of the fanout (JSON); else ''
+  ARGV[11..] per row, in KEYS order: delivery id, target
 
   Returns {'conflict'} or one status per row: 'created', 'duplicate' or 'reclaimed' (an enqueue-failed
   row this caller must enqueue again).
@@ -33,9 +41,9 @@ else
   redis.call('HSET', KEYS[1], 'meta', ARGV[4], 'payload', ARGV[5], 'type', ARGV[2], 'tn', ARGV[3], 'live', 0)
 end
 local out = {}
-for i = 1, #KEYS - 2 do
-  local row = KEYS[2 + i]
-  local id, target = ARGV[7 + 2 * i], ARGV[8 + 2 * i]
+for i = 1, #KEYS - 3 do
+  local row = KEYS[3 + i]
+  local id, target = ARGV[9 + 2 * i], ARGV[10 + 2 * i]
   if redis.call('EXISTS', row) == 1 then
     if redis.call('HGET', row, 'ef') == '1' and redis.call('HGET', row, 'st') == 'pending' then
       redis.call('HDEL', row, 'ef', 'ee')
@@ -54,6 +62,16 @@ for i = 1, #KEYS - 2 do
     redis.call('ZADD', KEYS[2], ARGV[7], id)
     out[i] = 'created'
   end
+end
+-- Recovery finishes a marked fanout once the publisher has written no page for stale_after_ms.
+if ARGV[9] == 'first' then
+  redis.call('HSET', KEYS[1], 'fo', ARGV[10])
+  redis.call('ZADD', KEYS[3], ARGV[7], ARGV[1])
+elseif ARGV[9] == 'more' then
+  redis.call('ZADD', KEYS[3], 'XX', ARGV[7], ARGV[1])
+else
+  redis.call('HDEL', KEYS[1], 'fo')
+  redis.call('ZREM', KEYS[3], ARGV[1])
 end
 if redis.call('HGET', KEYS[1], 'live') == '0' and redis.call('TTL', KEYS[1]) == -1 then
   redis.call('EXPIRE', KEYS[1], ARGV[8])

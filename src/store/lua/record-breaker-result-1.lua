@@ -20,6 +20,8 @@
   ARGV[5] first open period, ms
   ARGV[6] longest open period, ms
   ARGV[7] pub/sub channel for changes (not a key; see gate-breaker-1.lua)
+  ARGV[8] how long the breaker is kept past its open period and probe lease once unused, ms (every
+          write pushes its expiry back, see gate-breaker-1.lua)
 
   Returns {changed, ver, state, open_left_ms, probe_left_ms, failing, period_ms}: changed is 1 when the
   breaker opened or closed. Every change readers must hear of (opened, closed, probe freed, failures going
@@ -80,6 +82,8 @@ end
 if notify then
   ver = redis.call('HINCRBY', key, 'ver', 1)
 end
+-- A no-op on a key that does not exist: nothing is created here that was not written above.
+redis.call('PEXPIRE', key, math.max(0, open_until - now, probe_until - now) + tonumber(ARGV[8]))
 local snap = {
   ver,
   open and 'open' or 'closed',

@@ -1,0 +1,290 @@
+// bench:fanout — outbound fanout, Switchyard against a bare BullMQ + undici loop in the same run:
+//   fan-out  one event published to 1,000 endpoints while a dispatch-role process (its own child) runs:
+//            the time to the 202 (every row written, every job added) and until the receiver has all
+//            1,000 deliveries. Baseline: a bare BullMQ Worker running (same concurrency, same Redis,
+//            shared/baseline-worker.ts), 1,000 jobs added with Queue.addBulk: the time until they are added,
+//            and until the receiver has all 1,000.
+//   drain    the 1,000 rows and jobs of an event published while no dispatcher runs; then a dispatch
+//            process is started and timed until the receiver has them all. Baseline: 1,000 jobs
+//            added, then the bare worker started. The like-for-like delivery rate; target ≥ 70 %.
+// Both post the same 1 KiB JSON body to the same receiver (shared/receiver.ts, its own child; endpoints
+// differ by path only), Switchyard with its Standard Webhooks headers. Rounds run every contender in an
+// order that rotates each round; figures are medians over rounds, beside the per-round ratios.
+//
+// --quick (BENCH_ENDPOINTS 50, BENCH_ROUNDS 1) is a smoke test; --json FILE writes the medians.
+// Knobs: BENCH_ENDPOINTS (1000), BENCH_ROUNDS (5), BENCH_CONCURRENCY (outbound concurrency and baseline
+// worker concurrency, 64), BENCH_ONLY (comma-separated parts of contender names), BENCH_NODE_ARGS (node
+// flags for the delivering children only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+import { Redis } from "ioredis";
+import { type BaselineWorkerOptions, addBaselineJobs } from "../../shared/baseline-worker.ts";
+import { benchFlags, knob, progress, writeResult } from "../../shared/flags.ts";
+import { type Arrivals, type Usage, measure, startDeliverer } from "../../shared/measure.ts";
+import { startReceiver } from "../../shared/receiver-handle.ts";
+import { type FanoutResult, orNull } from "../../shared/result-types.ts";
+import {
+  BASELINE_WORKER,
+  SWITCHYARD_NODE,
+  deleteKeys,
+  median,
+  ratioText,
+  startTarget,
+  table,
+} from "../../shared/support.ts";
+
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const flags = benchFlags();
+const N = knob("BENCH_ENDPOINTS", flags.quick, 50, 1000);
+const ROUNDS = knob("BENCH_ROUNDS", flags.quick, 1, 5);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const WARM = Math.round(N / 5);
+const TIMEOUT_MS = Math.max(60_000, N * 50);
+const TOKEN = "bench-fanout-admin-token-0123456789";
+const BASELINE_QUEUE = "bench";
+
+const padless = JSON.stringify({ order: 0, pad: "" });
+const PAYLOAD = { order: 0, pad: "x".repeat(1024 - padless.length) };
+const BODY = JSON.stringify(PAYLOAD);
+
+const receiver = await startReceiver();
+const redis = new Redis(REDIS_URL);
+const syPrefix = `bench-fan-sy-${process.pid}`;
+const config = JSON.stringify({
+  redis: { url: REDIS_URL, prefix: syPrefix },
+  http: { port: 0, host: "127.0.0.1" },
+  admin: { tokens: [TOKEN] },
+  outbound: { allow_private: true, concurrency: CONCURRENCY },
+  sinks: {},
+  sources: {},
+});
+
+/** One contender's figures in one round. */
+interface Figures {
+  /** Deliveries/s: from the publish (fan-out) or the start signal (drain) to the N-th arrival. */
+  readonly rate: number;
+  /** Over the last N − WARM arrivals only. */
+  readonly steady: number;
+  /** Fan-out only: ms until the rows and jobs were written (the 202; the baseline's addBulk). */
+  readonly writtenMs?: number;
+  /** ms from the publish (or start signal) to the N-th arrival. */
+  readonly deliveredMs: number;
+  readonly cpuUs: number;
+  readonly redisUs: number;
+  readonly note: string;
+}
+
+interface Contender {
+  readonly name: string;
+  run(round: number): Promise<Figures>;
+}
+
+function figures(usage: Usage, from: number, extra: number, writtenMs?: number): Figures {
+  const [warmAt, at] = usage.times;
+  return {
+    rate: (N * 1000) / (at - from),
+    steady: ((N - WARM) * 1000) / (at - warmAt),
+    ...(writtenMs !== undefined ? { writtenMs } : {}),
+    deliveredMs: at - from,
+    cpuUs: usage.cpuUs / N,
+    redisUs: usage.redisUs / N,
+    note: extra === 0 ? "" : `${extra} extra deliveries`,
+  };
+}
+
+const now = (): number => performance.timeOrigin + performance.now();
+
+async function arrivalsFrom(): Promise<{ arrived: Arrivals; extra: () => Promise<number> }> {
+  const before = await receiver.count();
+  return {
+    arrived: () =>
+      Promise.all([receiver.waitFor(before + WARM, TIMEOUT_MS), receiver.waitFor(before + N, TIMEOUT_MS)]),
+    extra: async () => (await receiver.count()) - before - N,
+  };
+}
+
+/** POST /v1/events to the api process; resolves once it answered 202 with every endpoint `created`. */
+async function publishEvent(apiPort: number, id: string): Promise<void> {
+  const res = await fetch(`http://127.0.0.1:${apiPort}/v1/events`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ id, type: "bench.fanout", payload: PAYLOAD }),
+  });
+  const answer = (await res.json()) as { results?: { status: string }[] };
+  const created = answer.results?.filter((r) => r.status === "created").length ?? 0;
+  if (res.status !== 202 || created !== N)
+    throw new Error(`publish ${id}: ${res.status}, ${created} of ${N} created`);
+}
+
+/** N endpoints on the receiver, each its own path, subscribed to the bench's event type. */
+async function createEndpoints(apiPort: number): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < N) {
+      const i = next++;
+      const res = await fetch(`http://127.0.0.1:${apiPort}/v1/endpoints`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ url: `${receiver.url}/ep/${i}`, event_types: ["bench.*"] }),
+      });
+      if (res.status !== 201) throw new Error(`endpoint ${i}: ${res.status} ${await res.text()}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, lane));
+}
+
+const baselineArgs = (prefix: string): string[] => {
+  const opts: BaselineWorkerOptions = {
+    redisUrl: REDIS_URL,
+    prefix,
+    queue: BASELINE_QUEUE,
+    concurrency: CONCURRENCY,
+    url: `${receiver.url}/in`,
+  };
+  return [JSON.stringify(opts), "--on-start"];
+};
+const basePrefix = (round: number, part: string): string => `bench-fan-base-${part}-${round}-${process.pid}`;
+
+const api = await startTarget(SWITCHYARD_NODE, ["api", config]);
+const allContenders: Contender[] = [
+  {
+    name: "switchyard fan-out",
+    async run(round) {
+      const child = await startDeliverer(SWITCHYARD_NODE, ["dispatch", config]);
+      const { arrived, extra } = await arrivalsFrom();
+      let from = 0;
+      let writtenMs = 0;
+      const usage = await measure(redis, child, arrived, async () => {
+        from = now();
+        await publishEvent(api.port, `fan-${round}`);
+        writtenMs = now() - from;
+      });
+      await child.stop();
+      return figures(usage, from, await extra(), writtenMs);
+    },
+  },
+  {
+    name: "baseline fan-out",
+    async run(round) {
+      const prefix = basePrefix(round, "fan");
+      const child = await startDeliverer(BASELINE_WORKER, baselineArgs(prefix));
+      const { arrived, extra } = await arrivalsFrom();
+      let from = 0;
+      let writtenMs = 0;
+      const usage = await measure(redis, child, arrived, async () => {
+        from = now();
+        await addBaselineJobs(redis, { prefix, queue: BASELINE_QUEUE }, N, BODY);
+        writtenMs = now() - from;
+      });
+      await child.stop();
+      return figures(usage, from, await extra(), writtenMs);
+    },
+  },
+  {
+    name: "switchyard drain",
+    async run(round) {
+      await publishEvent(api.port, `drain-${round}`); // no dispatcher runs: rows and jobs wait
+      const child = await startDeliverer(SWITCHYARD_NODE, ["dispatch", config]);
+      const { arrived, extra } = await arrivalsFrom();
+      const usage = await measure(redis, child, arrived);
+      await child.stop();
+      return figures(usage, usage.startedAt, await extra());
+    },
+  },
+  {
+    name: "baseline drain",
+    async run(round) {
+      const prefix = basePrefix(round, "drain");
+      await addBaselineJobs(redis, { prefix, queue: BASELINE_QUEUE }, N, BODY);
+      const child = await startDeliverer(BASELINE_WORKER, baselineArgs(prefix));
+      const { arrived, extra } = await arrivalsFrom();
+      const usage = await measure(redis, child, arrived);
+      await child.stop();
+      return figures(usage, usage.startedAt, await extra());
+    },
+  },
+];
+const ONLY = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
+const contenders = allContenders.filter((c) => ONLY === undefined || ONLY.some((o) => c.name.includes(o)));
+
+const rows: Record<string, string | number>[] = [];
+const results = new Map<string, Figures[]>(contenders.map((c) => [c.name, []]));
+console.log(`bench:fanout endpoints=${N} rounds=${ROUNDS} concurrency=${CONCURRENCY}`);
+try {
+  const started = now();
+  progress(`creating ${N} endpoints`);
+  await createEndpoints(api.port);
+  console.error(`  ${N} endpoints created in ${Math.round(now() - started)} ms`);
+  for (let round = 1; round <= ROUNDS; round++) {
+    const order = contenders.map((_, i) => contenders[(i + round - 1) % contenders.length]!);
+    try {
+      for (const c of order) {
+        progress(`round ${round}/${ROUNDS}: ${c.name}, ${N} endpoints`);
+        const r = await c.run(round);
+        results.get(c.name)!.push(r);
+        rows.push({
+          round,
+          contender: c.name,
+          "written ms": r.writtenMs === undefined ? "" : Math.round(r.writtenMs),
+          "delivered ms": Math.round(r.deliveredMs),
+          "deliveries/s": Math.round(r.rate),
+          "warm/s": Math.round(r.steady),
+          "cpu µs/dlv": Math.round(r.cpuUs),
+          "redis µs/dlv": Math.round(r.redisUs),
+          note: r.note,
+        });
+        console.error(`  ${JSON.stringify(rows.at(-1))}`);
+      }
+    } finally {
+      for (const part of ["fan", "drain"]) await deleteKeys(redis, basePrefix(round, part));
+    }
+  }
+} finally {
+  await api.stop();
+  await deleteKeys(redis, syPrefix);
+  await receiver.stop();
+  redis.disconnect();
+}
+
+type Figure = "rate" | "steady" | "writtenMs" | "deliveredMs" | "cpuUs" | "redisUs";
+const of = (name: string, f: Figure): number[] => (results.get(name) ?? []).map((r) => r[f] ?? NaN);
+const med = (name: string, f: Figure): string => String(Math.round(median(of(name, f))));
+const ratio = (a: string, b: string, f: Figure): string => ratioText(of(a, f), of(b, f));
+const ran = (...names: string[]): boolean => names.every((n) => (results.get(n)?.length ?? 0) > 0);
+
+console.log(`\n${table(rows)}\n`);
+const [syFan, baseFan, syDrain, baseDrain] = allContenders.map((c) => c.name) as [
+  string,
+  string,
+  string,
+  string,
+];
+if (ran(syFan, baseFan)) {
+  console.log(
+    `fan-out of 1 event to ${N} endpoints, medians: 202 (rows and jobs written) after ${med(syFan, "writtenMs")} ms vs baseline addBulk ${med(baseFan, "writtenMs")} ms; all delivered after ${med(syFan, "deliveredMs")} ms vs ${med(baseFan, "deliveredMs")} ms`,
+  );
+  console.log(
+    `  deliveries/s from publish: switchyard ${med(syFan, "rate")}, baseline ${med(baseFan, "rate")}; ratio ${ratio(syFan, baseFan, "rate")}`,
+  );
+}
+if (ran(syDrain, baseDrain)) {
+  console.log(
+    `drain of ${N} queued deliveries, median deliveries/s: switchyard ${med(syDrain, "rate")}, baseline ${med(baseDrain, "rate")}; ratio ${ratio(syDrain, baseDrain, "rate")}; target ≥ 70%`,
+  );
+  console.log(
+    `  warm (last 80%): switchyard ${med(syDrain, "steady")}, baseline ${med(baseDrain, "steady")}; ratio ${ratio(syDrain, baseDrain, "steady")}`,
+  );
+  console.log(
+    `  CPU µs per delivery of the delivering process: switchyard ${med(syDrain, "cpuUs")} vs baseline ${med(baseDrain, "cpuUs")}, ${ratio(syDrain, baseDrain, "cpuUs")}; Redis (shared, indicative) ${med(syDrain, "redisUs")} vs ${med(baseDrain, "redisUs")}`,
+  );
+}
+
+const FIGURES: readonly Figure[] = ["rate", "steady", "writtenMs", "deliveredMs", "cpuUs", "redisUs"];
+const medians = (name: string): Record<Figure, number | null> =>
+  Object.fromEntries(FIGURES.map((f) => [f, orNull(median(of(name, f)))])) as Record<Figure, number | null>;
+writeResult(flags.json, {
+  script: "fanout",
+  quick: flags.quick,
+  endpoints: N,
+  rounds: ROUNDS,
+  concurrency: CONCURRENCY,
+  contenders: Object.fromEntries(contenders.map((c) => [c.name, medians(c.name)])),
+} satisfies FanoutResult);

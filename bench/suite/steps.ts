@@ -1,0 +1,112 @@
+// The child processes `npm run bench` runs: each an existing benchmark script, given --json (and
+// --quick), whose result file is parsed with its schema (shared/result-types.ts). Which steps run follows from
+// the scenarios asked for: the HTTP end-to-end run also measures latency at half its saturation rate.
+import type { ZodType } from "zod";
+import {
+  type DlqResult,
+  type E2eResult,
+  type FanoutResult,
+  type IngestResult,
+  type MemoryResult,
+  dlqResult,
+  e2eResult,
+  fanoutResult,
+  ingestResult,
+  memoryResult,
+} from "../shared/result-types.ts";
+
+export const SCENARIOS = ["ingest", "e2e", "latency", "memory", "fanout", "dlq"] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+
+/** What the steps found, by step. */
+export interface StepResults {
+  ingest?: IngestResult;
+  e2eHttp?: E2eResult;
+  e2eAmqp?: E2eResult;
+  memory?: MemoryResult;
+  fanout?: FanoutResult;
+  dlq?: DlqResult;
+}
+
+export interface Step {
+  readonly id: keyof StepResults;
+  /** What the progress line calls it. */
+  readonly label: string;
+  readonly script: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  /** Give the child a private redis-server as REDIS_URL (the script would use the shared one). */
+  readonly privateRedis: boolean;
+  /** The child runs the Procfile's roles, which run compiled output: build dist/ first. */
+  readonly procfile: boolean;
+  readonly schema: ZodType;
+}
+
+export function steps(selected: ReadonlySet<Scenario>, quick: boolean): Step[] {
+  const q = quick ? ["--quick"] : [];
+  const base = { env: {}, privateRedis: false, procfile: false };
+  const e2eRounds = quick ? [] : ["--rounds", "2"];
+  const out: Step[] = [];
+  if (selected.has("ingest"))
+    out.push({
+      ...base,
+      id: "ingest",
+      label: "ingest: signed 1 KiB hooks, 1 and 2 API processes",
+      script: "bench/scenarios/ingest/main.ts",
+      args: q,
+      schema: ingestResult,
+    });
+  if (selected.has("e2e") || selected.has("latency")) {
+    const phases = selected.has("latency") ? "saturation,latency" : "saturation";
+    out.push({
+      ...base,
+      id: "e2eHttp",
+      label: `end to end, HTTP sink (${phases.replace(",", " + ")})`,
+      script: "bench/scenarios/e2e/main.ts",
+      args: [...q, ...e2eRounds, "--sink", "http", "--only", phases],
+      procfile: true,
+      schema: e2eResult,
+    });
+  }
+  if (selected.has("e2e"))
+    out.push({
+      ...base,
+      id: "e2eAmqp",
+      label: "end to end, AMQP sink (saturation)",
+      script: "bench/scenarios/e2e/main.ts",
+      args: [...q, ...e2eRounds, "--sink", "amqp", "--only", "saturation"],
+      procfile: true,
+      schema: e2eResult,
+    });
+  if (selected.has("memory"))
+    out.push({
+      ...base,
+      id: "memory",
+      label: "memory: Redis bytes per queued and per dead-lettered hook",
+      script: "bench/scenarios/memory/main.ts",
+      args: q,
+      env: quick ? {} : { BENCH_HOOKS: "100000" },
+      schema: memoryResult,
+    });
+  if (selected.has("fanout"))
+    out.push({
+      ...base,
+      id: "fanout",
+      label: "fanout: 1 event to many endpoints",
+      script: "bench/scenarios/fanout/main.ts",
+      args: q,
+      privateRedis: true,
+      schema: fanoutResult,
+    });
+  if (selected.has("dlq"))
+    out.push({
+      ...base,
+      id: "dlq",
+      label: "DLQ: a page of 100 vs listing everything",
+      script: "bench/scenarios/dlq-list/main.ts",
+      args: q,
+      privateRedis: true,
+      schema: dlqResult,
+    });
+  return out;
+}
