@@ -61,14 +61,14 @@ describe("layout version at boot", () => {
     expect(await s.stored()).toEqual(before);
   });
 
-  it("pre-ledger data is refused with exit 78 pointing to Upgrading, not stamped over", async () => {
+  it("pre-ledger keys that release never wrote are refused with exit 78 pointing to Upgrading, not migrated", async () => {
     const s = scratch();
     await s.redis.hset(`{${s.prefix}}:hook:01old`, "state", "queued");
     await s.redis.zadd(`{${s.prefix}}:dlq:all`, 1, "job-1");
     const before = await s.stored();
     const run = await bootWeb(s);
     expect(run.code, run.stderr).toBe(78);
-    expect(run.stderr).toContain("pre-ledger data, layout 0");
+    expect(run.stderr).toContain("key(s) the pre-ledger release never wrote (e.g. {");
     expect(run.stderr).toContain('see "Upgrading" in the README');
     expect(await s.stored()).toEqual(before);
     await expect(ensureLayout(s.redis, s.keys, silentLogger())).rejects.toBeInstanceOf(LayoutError);

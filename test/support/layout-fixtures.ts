@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
+import { afterEach } from "vitest";
 import { Keys } from "../../src/store/keys.ts";
 import type { LayoutMigration } from "../../src/store/layout/migration.ts";
 import { REDIS_URL, deletePrefix } from "./test-gateway.ts";
@@ -94,4 +95,17 @@ export function testMigration(
     },
   };
   return { migration, log };
+}
+
+/** A maker of scratch prefixes for one test file, each removed after the test that made it. */
+export function scratchPrefixes(): () => ScratchPrefix {
+  const made: ScratchPrefix[] = [];
+  afterEach(async () => {
+    for (const s of made.splice(0)) await s.cleanup();
+  });
+  return () => {
+    const s = scratchPrefix();
+    made.push(s);
+    return s;
+  };
 }

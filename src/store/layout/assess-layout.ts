@@ -6,7 +6,7 @@ import type { Keys } from "../keys.ts";
 import type { RedisClient } from "../redis-client.ts";
 import { type UnstampedLayout, detectUnstampedLayout } from "./detect-layout.ts";
 import { CURRENT_LAYOUT, LayoutError, describeLayout } from "./layouts.ts";
-import { type LayoutMigration, chainOf } from "./migration.ts";
+import { type LayoutMigration, type MigrationSettings, chainOf } from "./migration.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
 export interface LayoutOptions {
@@ -14,6 +14,8 @@ export interface LayoutOptions {
   readonly migrations?: readonly LayoutMigration[];
   /** The layout this process uses (default CURRENT_LAYOUT). */
   readonly current?: number;
+  /** What the migrations may need of the config (default: the config's defaults). */
+  readonly settings?: MigrationSettings;
 }
 
 export type LayoutAssessment =
@@ -71,6 +73,15 @@ export async function assessLayout(
     // from before the version key, which had layout 1 (once stamped, migrations from 1 run as usual).
     if (found.kind === "empty") return { kind: "stamp", version: current, found };
     if (found.kind === "ledger") return { kind: "stamp", version: 1, found };
+    // Both plans without a 0 -> 1 migration under way (its step markers): a ledger release wrote beside
+    // pre-ledger data, and no migration can tell which of the two holds the truth.
+    if (found.ledgerExample !== undefined && (await redis.exists(keys.layoutSteps(0, 1))) === 0)
+      return {
+        kind: "refuse",
+        error: new LayoutError(
+          `${where} holds both pre-ledger keys (e.g. ${found.example}) and ledger keys (e.g. ${found.ledgerExample}) with no layout version and no migration under way: a mixed layout no migration can sort out, so it will not start; move one of them to another prefix (${UPGRADING})`,
+        ),
+      };
     from = 0;
     example = ` (e.g. key ${found.example})`;
   }
