@@ -8,7 +8,7 @@
 // cut short between pages is completed by publishing the same id again. The answer counts every row
 // and lists the first few; GET /v1/events/:id/deliveries has them all.
 import { type Endpoint, liveSecrets } from "../domain/endpoint.ts";
-import { type EventInput, eventRef, parseEventInput } from "../domain/event.ts";
+import { type EventInput, parseEventInput } from "../domain/event.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
 import type { EndpointId } from "../domain/ids.ts";
 import type { Metrics } from "../observability/metrics.ts";
@@ -58,7 +58,7 @@ export class PublishRefused extends Error {
 }
 
 export interface PublishDeps {
-  readonly events: Pick<EventStore, "publish" | "markEnqueueFailed">;
+  readonly events: Pick<EventStore, "publish" | "markEnqueueFailed" | "resolveRef">;
   readonly endpoints: EndpointMatcher;
   readonly jobs: JobAdder;
   readonly metrics: Metrics;
@@ -113,7 +113,8 @@ export async function publishEvent(
     if (problem) results.push({ endpoint_id: endpoint.id, status: "endpoint_error", error: problem });
     else usable.push(endpoint);
   }
-  const ref = eventRef(tenant, input.id);
+  // `<tenant>/<id>`, unless the event was published under its bare id by release 0.1.0.
+  const ref = await deps.events.resolveRef(tenant, input.id);
   const record = { id: input.id, type: input.type, tenant, createdAt: now, payload: input.body, traceparent };
   const confirmed: JobRef[] = [];
   // At least one page: an event nobody takes is still recorded (and expires after retention_s).
@@ -122,7 +123,7 @@ export async function publishEvent(
     const outcome = await deps.events.publish(
       record,
       page.map((e) => e.id as EndpointId),
-      { staleAfterMs: deps.staleAfterMs, retentionS: deps.retentionS },
+      { staleAfterMs: deps.staleAfterMs, retentionS: deps.retentionS, ref },
     );
     if (outcome.kind === "conflict") {
       // Only the first page can meet another event: later ones find this publish's own record.

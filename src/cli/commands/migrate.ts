@@ -8,6 +8,7 @@ import { connectRedis, createCommandRedis } from "../../runtime/redis.ts";
 import { Keys } from "../../store/keys.ts";
 import { ensureLayout } from "../../store/layout/ensure-layout.ts";
 import { LayoutError } from "../../store/layout/layouts.ts";
+import { layoutSettingsOf } from "../../store/layout/layout-settings.ts";
 import { planLayout } from "../../store/layout/plan-layout.ts";
 import type { CommandContext } from "../context.ts";
 import { type CliIo, println } from "../io.ts";
@@ -51,7 +52,8 @@ export async function migrate(file: string | undefined, opts: MigrateOptions, io
     return EXIT.unavailable;
   }
   try {
-    const plan = await planLayout(redis, keys);
+    const settings = layoutSettingsOf(config);
+    const plan = await planLayout(redis, keys, { settings });
     if (opts.dryRun) {
       for (const line of plan.lines) println(io.stdout, line);
       return plan.refused ? EXIT.config : EXIT.ok;
@@ -60,7 +62,7 @@ export async function migrate(file: string | undefined, opts: MigrateOptions, io
       println(io.stderr, `switchyard: ${plan.refused.message}`);
       return EXIT.config;
     }
-    const outcome = await ensureLayout(redis, keys, progressLogger(io));
+    const outcome = await ensureLayout(redis, keys, progressLogger(io), { settings });
     const did =
       outcome.migrated.length > 0
         ? `migrated ${outcome.migrated.join(", ")}`

@@ -69,7 +69,7 @@ export async function ensureLayout(
       if (locked.kind === "migrate") {
         const next = locked.chain[0];
         if (next !== undefined) {
-          await runMigration(redis, keys, logger, lock, next);
+          await runMigration(redis, keys, logger, lock, next, opts.settings);
           migrated.push(`${next.from}->${next.to}`);
         }
       }

@@ -5,9 +5,27 @@ import type { Logger } from "../../observability/logger.ts";
 import type { Keys } from "../keys.ts";
 import type { RedisClient } from "../redis-client.ts";
 
+/** What a migration may need to know of the deployment's config (see layout-settings.ts). */
+export interface LayoutSettings {
+  /** retention_s: how long a finished record is kept. */
+  readonly retentionS: number;
+  /**
+   * Sources deduplicating under one tenant for all their path tenants (their tenants share the
+   * source's secrets): source name → the tenant its dedup identity names (undefined: none).
+   */
+  readonly sharedDedupSources: ReadonlyMap<string, string | undefined>;
+}
+
+/** Settings of a migration run without a config (tests, defaults of the schema). */
+export const DEFAULT_LAYOUT_SETTINGS: LayoutSettings = {
+  retentionS: 604_800,
+  sharedDedupSources: new Map(),
+};
+
 export interface PlanContext {
   readonly redis: RedisClient;
   readonly keys: Keys;
+  readonly settings: LayoutSettings;
 }
 
 export interface MigrationContext extends PlanContext {

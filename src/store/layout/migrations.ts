@@ -3,5 +3,6 @@
 // finding pre-ledger data refuses to start (ensure-layout.ts) rather than stamp layout 1 over data it
 // would never pick up. A migration is added here as a module of this folder.
 import type { LayoutMigration } from "./migration.ts";
+import { layout1To2 } from "./migrations/layout-1-to-2.ts";
 
-export const MIGRATIONS: readonly LayoutMigration[] = [];
+export const MIGRATIONS: readonly LayoutMigration[] = [layout1To2];

@@ -4,7 +4,7 @@ import type { Keys } from "../keys.ts";
 import type { RedisClient } from "../redis-client.ts";
 import { type LayoutOptions, assessLayout } from "./assess-layout.ts";
 import { CURRENT_LAYOUT, type LayoutError, describeLayout } from "./layouts.ts";
-import { type LayoutMigration, chainOf } from "./migration.ts";
+import { DEFAULT_LAYOUT_SETTINGS, type LayoutMigration, type LayoutSettings, chainOf } from "./migration.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
 export interface LayoutPlan {
@@ -17,11 +17,12 @@ async function planChain(
   redis: RedisClient,
   keys: Keys,
   chain: readonly LayoutMigration[],
+  settings: LayoutSettings,
 ): Promise<string[]> {
   const lines: string[] = [];
   for (const m of chain) {
     lines.push(`would migrate layout ${m.from} -> ${m.to}: ${m.description}`);
-    for (const change of await m.plan({ redis, keys })) lines.push(`  ${change}`);
+    for (const change of await m.plan({ redis, keys, settings })) lines.push(`  ${change}`);
   }
   return lines;
 }
@@ -47,7 +48,8 @@ export async function planLayout(
           : `no layout version, ledger keys (e.g. ${state.found.example}): would write layout ${state.version}`,
       ];
       const rest = chainOf(opts.migrations ?? MIGRATIONS, state.version, current);
-      if ("chain" in rest) lines.push(...(await planChain(redis, keys, rest.chain)));
+      if ("chain" in rest)
+        lines.push(...(await planChain(redis, keys, rest.chain, opts.settings ?? DEFAULT_LAYOUT_SETTINGS)));
       return { lines };
     }
     case "migrate":
@@ -55,7 +57,7 @@ export async function planLayout(
         lines: [
           head,
           `${state.stored === undefined ? "no layout version, " : ""}layout ${state.from} is stored`,
-          ...(await planChain(redis, keys, state.chain)),
+          ...(await planChain(redis, keys, state.chain, opts.settings ?? DEFAULT_LAYOUT_SETTINGS)),
         ],
       };
   }
