@@ -69,28 +69,26 @@ const dedupIdentities: Step = {
   describe: (n) => `${n} dedup key(s) copied to the identity their source now dedups under`,
   async visit({ redis, keys, settings }, write) {
     let changed = 0;
-    for (const [source, tenant] of settings.sharedDedupSources) {
-      const shared = tenant ?? "-";
-      // `{<prefix>:<bucket>}:dedup:<tenant>:<source>:<dedup key>`
-      await scanKeys(redis, `${literal(`{${keys.prefix}:`)}*}:dedup:*`, async (batch) => {
-        for (const key of batch) {
-          const identity = key.slice(key.indexOf("}:dedup:") + "}:dedup:".length);
-          const colon = identity.indexOf(":");
-          const rest = identity.slice(colon + 1);
-          if (!rest.startsWith(`${source}:`) || identity.slice(0, colon) === shared) continue;
-          const target = keys.dedup(`${shared}:${rest}`);
-          const [[, first], [, left]] = (await redis.multi().get(key).pttl(key).exec()) as [
-            [unknown, string | null],
-            [unknown, number],
-          ];
-          if (first === null || left === -2 || (await redis.exists(target)) === 1) continue;
-          changed += 1;
-          if (!write) continue;
-          if (left > 0) await redis.set(target, first, "PX", left, "NX");
-          else await redis.set(target, first, "NX");
-        }
-      });
-    }
+    if (settings.sharedDedupSources.size === 0) return 0;
+    // `{<prefix>:<bucket>}:dedup:<tenant>:<source>:<dedup key>` (tenant and source names hold no colon)
+    await scanKeys(redis, `${literal(`{${keys.prefix}:`)}*}:dedup:*`, async (batch) => {
+      for (const key of batch) {
+        const [tenant, source, ...rest] = key.slice(key.indexOf("}:dedup:") + "}:dedup:".length).split(":");
+        if (source === undefined || !settings.sharedDedupSources.has(source)) continue;
+        const shared = settings.sharedDedupSources.get(source) ?? "-";
+        if (tenant === shared) continue;
+        const target = keys.dedup(`${shared}:${source}:${rest.join(":")}`);
+        const [[, first], [, left]] = (await redis.multi().get(key).pttl(key).exec()) as [
+          [unknown, string | null],
+          [unknown, number],
+        ];
+        if (first === null || left === -2 || (await redis.exists(target)) === 1) continue;
+        changed += 1;
+        if (!write) continue;
+        if (left > 0) await redis.set(target, first, "PX", left, "NX");
+        else await redis.set(target, first, "NX");
+      }
+    });
     return changed;
   },
 };
