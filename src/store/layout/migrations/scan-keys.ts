@@ -23,16 +23,23 @@ export async function scanKeys(
   }
 }
 
-/** Every member of a sorted set, a page at a time (by rank: members added meanwhile may be missed). */
+/**
+ * Every member of a sorted set whose scores are all 0 (the endpoint and replay indexes), a page at a
+ * time in member order, each page after the last member seen: members added or removed meanwhile do
+ * not shift the walk past one it has not seen.
+ */
 export async function forEachMember(
   redis: RedisClient,
   key: string,
   visit: (members: readonly string[]) => Promise<void>,
 ): Promise<void> {
   const page = 1000;
-  for (let start = 0; ; start += page) {
-    const members = await redis.zrange(key, start, start + page - 1);
+  let from = "-";
+  for (;;) {
+    const members = await redis.zrangebylex(key, from, "+", "LIMIT", 0, page);
     if (members.length > 0) await visit(members);
-    if (members.length < page) return;
+    const last = members[members.length - 1];
+    if (members.length < page || last === undefined) return;
+    from = `(${last}`;
   }
 }
