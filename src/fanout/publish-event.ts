@@ -9,7 +9,7 @@
 // recovery (fanout-resume.ts), which needs no id. The answer counts every row and lists the first few;
 // GET /v1/events/:id/deliveries has them all.
 import { type Endpoint, liveSecrets } from "../domain/endpoint.ts";
-import { type EventInput, eventRef, parseEventInput } from "../domain/event.ts";
+import { type EventInput, parseEventInput } from "../domain/event.ts";
 import type { EndpointId } from "../domain/ids.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { EventStore } from "../store/event-store.ts";
@@ -52,7 +52,7 @@ export class PublishRefused extends Error {
 }
 
 export interface PublishDeps {
-  readonly events: Pick<EventStore, "publish" | "markEnqueueFailed">;
+  readonly events: Pick<EventStore, "publish" | "markEnqueueFailed" | "resolveRef">;
   readonly endpoints: EndpointMatcher;
   readonly jobs: JobAdder;
   readonly metrics: Metrics;
@@ -107,13 +107,15 @@ export async function publishEvent(
     if (problem) results.push({ endpoint_id: endpoint.id, status: "endpoint_error", error: problem });
     else usable.push(endpoint);
   }
-  const ref = eventRef(tenant, input.id);
+  // A tenant event 0.1.0 stored under its bare id is still this event (see EventStore#resolveRef).
+  const ref = await deps.events.resolveRef(tenant, input.id);
   const record = { id: input.id, type: input.type, tenant, createdAt: now, payload: input.body, traceparent };
   const written = await writeFanout(
     deps,
     record,
     usable.map((e) => e.id as EndpointId),
     () => deps.metrics.outboundEvents.inc({ tenant: tenantLabel, outcome: "accepted" }),
+    ref,
   );
   if (written.kind === "conflict") {
     deps.metrics.outboundEvents.inc({ tenant: tenantLabel, outcome: "conflict" });

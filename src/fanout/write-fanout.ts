@@ -53,15 +53,16 @@ function pageOf(index: number, count: number, endpoints: readonly EndpointId[]):
 /**
  * Write `record`'s fanout to `endpoints`, page by page. `onFirstPage` runs once the first page is
  * written (the event is accepted). Only the first page can meet another event (a conflict); later
- * pages find this fanout's own record.
+ * pages find this fanout's own record. `ref` is the key the event is stored under (by default its
+ * tenant and id; a 0.1.0 event keeps its bare id).
  */
 export async function writeFanout(
   deps: FanoutWriteDeps,
   record: EventRecord,
   endpoints: readonly EndpointId[],
   onFirstPage?: () => void,
+  ref: string = eventRef(record.tenant, record.id),
 ): Promise<FanoutWrite> {
-  const ref = eventRef(record.tenant, record.id);
   const results: EndpointResult[] = [];
   const confirmed: JobRef[] = [];
   // At least one page: an event nobody takes is still recorded (and expires after retention_s).
@@ -73,6 +74,7 @@ export async function writeFanout(
       retentionS: deps.retentionS,
       page: pageOf(index, count, endpoints),
       now: deps.now?.() ?? Date.now(),
+      ref,
     });
     if (outcome.kind === "conflict") return { kind: "conflict" };
     if (index === 0) onFirstPage?.();

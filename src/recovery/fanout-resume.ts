@@ -72,6 +72,8 @@ async function resumeOne(deps: FanoutResumeDeps, ref: string, now: number): Prom
     },
     record,
     endpoints,
+    undefined,
+    ref,
   );
   // Another event took the id after this one expired: nothing of this one is left to finish.
   if (written.kind === "conflict") return false;

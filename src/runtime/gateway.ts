@@ -21,7 +21,7 @@ import { EventStore } from "../store/event-store.ts";
 import { HookStore } from "../store/hook-store.ts";
 import { Keys } from "../store/keys.ts";
 import { ensureLayout } from "../store/layout/ensure-layout.ts";
-import { migrationSettingsOf } from "../store/layout/migration.ts";
+import { layoutSettingsOf } from "../store/layout/layout-settings.ts";
 import { ReplayStore } from "../store/replay-store.ts";
 import { loadClaimSigner } from "./claim-key.ts";
 import { checkEvictionPolicy } from "./eviction-check.ts";
@@ -91,7 +91,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
 
     await checkEvictionPolicy(redis, config.redis.require_noeviction, logger);
     // Before anything below writes: a layout this release cannot use stops the boot here (LayoutError).
-    await ensureLayout(redis, keys, logger, { settings: migrationSettingsOf(config) });
+    await ensureLayout(redis, keys, logger, { settings: layoutSettingsOf(config) });
 
     const queues = new DeliveryQueues(redis, keys, sinkPartitionsOf(config.sinks));
     life.onStop("queues", () => queues.close());

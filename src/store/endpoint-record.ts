@@ -1,8 +1,11 @@
 // How an endpoint sits in its Redis hash, and which indexes it belongs in. Kept apart from the store so the
 // mapping is one pure function each way, and the store only decides what to write when.
 import type { Endpoint, EndpointId, PreviousSecret } from "../domain/endpoint.ts";
-import { DEFAULT_PAYLOAD_FORMAT, isPayloadFormat } from "../domain/outbound-body.ts";
+import { type PayloadFormat, isPayloadFormat } from "../domain/outbound-body.ts";
 import type { Keys } from "./keys.ts";
+
+/** What an endpoint stored before payload_format existed receives: the bare payload, as it always did. */
+const LAYOUT_1_PAYLOAD_FORMAT: PayloadFormat = "raw";
 
 /** An endpoint as read, with the revision its next write must name (see update-endpoint-n.lua). */
 export interface StoredEndpoint {
@@ -60,11 +63,13 @@ export function parseEndpointRecord(raw: Record<string, string>): StoredEndpoint
       tenant: raw.tenant,
       headers: json<Record<string, string>>(raw.headers, {}),
       rate_limit_per_s: num(raw.rate_limit_per_s),
-      // Endpoints stored before the field existed have none: they get what a new endpoint gets.
+      // Every endpoint this release writes has the field: one without it was written by release 0.1.0
+      // (an old process beside new ones during an upgrade, after the migration stamped the others),
+      // whose receivers get the bare payload. Reading it as `raw` keeps what they get.
       payload_format:
         raw.payload_format !== undefined && isPayloadFormat(raw.payload_format)
           ? raw.payload_format
-          : DEFAULT_PAYLOAD_FORMAT,
+          : LAYOUT_1_PAYLOAD_FORMAT,
       disabled: raw.disabled === "1",
       disabled_reason: raw.disabled_reason,
       disabled_at: num(raw.disabled_at),

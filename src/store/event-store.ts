@@ -90,10 +90,10 @@ export class EventStore {
   async publish(
     event: EventRecord,
     endpoints: readonly EndpointId[],
-    opts: { staleAfterMs: number; retentionS: number; page: FanoutPage; now?: number },
+    opts: { staleAfterMs: number; retentionS: number; page: FanoutPage; now?: number; ref?: string },
   ): Promise<PublishOutcome> {
     const now = opts.now ?? event.createdAt;
-    const ref = eventRef(event.tenant, event.id);
+    const ref = opts.ref ?? eventRef(event.tenant, event.id);
     const bucket = bucketFor(ref);
     const meta: StoredMeta = {
       type: event.type,
@@ -162,16 +162,28 @@ export class EventStore {
     return (await forgetFanoutScript.run(this.redis, keys, [ref])) === 1;
   }
 
+  /**
+   * The ref event `id` of `tenant` is stored under: `<tenant>/<id>`, or the bare id of an event of that
+   * tenant written by release 0.1.0 (layout 1), which named tenant events by their id alone. A
+   * re-publish of such an event stays a duplicate of it, and its rows keep their ids.
+   */
+  async resolveRef(tenant: string | undefined, id: string): Promise<string> {
+    const ref = eventRef(tenant, id);
+    if (tenant === undefined || (await this.redis.exists(this.keys.event(ref))) === 1) return ref;
+    const legacy = await this.redis.hget(this.keys.event(id), "tn");
+    return legacy === tenant ? id : ref;
+  }
+
   /** The event `id` of `tenant` (undefined: a tenantless event). */
   async get(tenant: string | undefined, id: string): Promise<EventRecord | undefined> {
-    const ref = eventRef(tenant, id);
+    const ref = await this.resolveRef(tenant, id);
     const [meta, payload] = await this.redis.hmgetBuffer(this.keys.event(ref), ...EVENT_ATTEMPT_FIELDS);
     return toEventRecord(ref, meta ?? undefined, payload ?? undefined);
   }
 
   /** Every delivery row of an event (one per endpoint it was fanned out to). */
   async rows(tenant: string | undefined, id: string): Promise<DeliveryRow[]> {
-    const fields = await this.redis.hkeys(this.keys.event(eventRef(tenant, id)));
+    const fields = await this.redis.hkeys(this.keys.event(await this.resolveRef(tenant, id)));
     const ids = fields.filter((f) => f.startsWith("r:")).map((f) => f.slice(2) as DeliveryId);
     return (await this.deliveries.getMany(ids)).filter((r): r is DeliveryRow => r !== undefined);
   }

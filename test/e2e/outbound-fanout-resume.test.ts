@@ -52,6 +52,7 @@ it("a publish without an id that dies between pages still ends with every matchi
     },
     markEnqueueFailed: (...args: Parameters<EventStore["markEnqueueFailed"]>) =>
       events.markEnqueueFailed(...args),
+    resolveRef: (...args: Parameters<EventStore["resolveRef"]>) => events.resolveRef(...args),
   };
   const deps = {
     events: dying,

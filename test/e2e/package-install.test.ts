@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Keys } from "../../src/store/keys.ts";
+import { CURRENT_LAYOUT } from "../../src/store/layout/layouts.ts";
 import { ROOT } from "../support/built-dist.ts";
 import { REDIS_URL, deletePrefix, eventually } from "../support/test-gateway.ts";
 
@@ -178,7 +179,7 @@ it("switchyard start --config runs every role: a hook is taken (202) and deliver
   // The log sink's line is the delivery.
   const delivered = await gw.line("hook received");
   expect(delivered).toMatchObject({ hook_id: id, sink: "audit", source: "demo" });
-  expect(await redis.get(new Keys(prefix).layoutVersion)).toBe("1");
+  expect(await redis.get(new Keys(prefix).layoutVersion)).toBe(String(CURRENT_LAYOUT));
   gw.child.kill("SIGTERM");
   expect(await gw.exited).toBe(0);
 });

@@ -38,6 +38,7 @@ async function setup(n: number, pageSize: number) {
         return events.publish(event, eps, opts);
       },
       markEnqueueFailed: (id, error) => events.markEnqueueFailed(id, error),
+      resolveRef: (tenant, id) => events.resolveRef(tenant, id),
     },
     endpoints,
     jobs: { enqueue: async (rows) => void enqueued.push(...rows.map((r) => r.id)) },

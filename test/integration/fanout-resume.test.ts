@@ -38,6 +38,7 @@ async function setup(n: number) {
         return events.publish(...args);
       },
       markEnqueueFailed: (...args) => events.markEnqueueFailed(...args),
+      resolveRef: (...args) => events.resolveRef(...args),
     },
     endpoints,
     jobs,

@@ -42,12 +42,12 @@ describe("layout version at boot", () => {
     expect(await gw.redis.get(gw.gateway.keys.layoutVersion)).toBe(String(CURRENT_LAYOUT));
   });
 
-  it("ledger keys without a version (a deployment from before the version key) are stamped layout 1", async () => {
+  it("ledger keys without a version (a deployment from before the version key) are stamped layout 1, then migrated", async () => {
     const s = scratch();
     await s.redis.hset(`${s.keys.bucketTag(3)}:hook:hk_existing3`, "live", "1");
     const outcome = await ensureLayout(s.redis, s.keys, silentLogger());
-    expect(outcome).toEqual({ version: 1, migrated: [], stamped: "ledger" });
-    expect(await s.redis.get(s.keys.layoutVersion)).toBe("1");
+    expect(outcome).toEqual({ version: CURRENT_LAYOUT, migrated: ["1->2"], stamped: "ledger" });
+    expect(await s.redis.get(s.keys.layoutVersion)).toBe(String(CURRENT_LAYOUT));
   });
 
   it("a process older than the layout refuses to start with exit 78 and writes nothing", async () => {
@@ -135,17 +135,17 @@ describe("switchyard migrate", () => {
     const s = scratch();
     const dry = await runSwitchyard("", ["migrate", "--dry-run", "--config", s.configFile]);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toContain(`prefix "${s.prefix}": this release uses layout 1 (the delivery ledger)`);
-    expect(dry.stdout).toContain("no layout version and no keys: would write layout 1");
+    expect(dry.stdout).toContain(`prefix "${s.prefix}": this release uses layout 2 (tenant-scoped events)`);
+    expect(dry.stdout).toContain("no layout version and no keys: would write layout 2");
     expect(await s.stored()).toEqual([]);
 
     const done = await runSwitchyard("", ["migrate", "--config", s.configFile]);
     expect(done.code, done.stderr).toBe(0);
-    expect(done.stdout).toContain(`prefix "${s.prefix}": layout 1 (wrote the first layout version)`);
+    expect(done.stdout).toContain(`prefix "${s.prefix}": layout 2 (wrote the first layout version)`);
     expect(await s.stored()).toEqual([s.keys.layoutVersion]);
 
     const again = await runSwitchyard("", ["migrate", "--dry-run", "--config", s.configFile]);
-    expect(again.stdout).toContain("layout 1 is stored: nothing to migrate");
+    expect(again.stdout).toContain("layout 2 is stored: nothing to migrate");
   });
 
   it("--dry-run exits 78 on a layout boot would refuse", async () => {
@@ -154,7 +154,7 @@ describe("switchyard migrate", () => {
     const dry = await runSwitchyard("", ["migrate", "--dry-run", "--config", s.configFile]);
     expect(dry.code).toBe(78);
     expect(dry.stdout).toContain("would refuse to start:");
-    expect(dry.stdout).toContain("holds data layout 7, newer than this release knows (up to 1)");
+    expect(dry.stdout).toContain("holds data layout 7, newer than this release knows (up to 2)");
   });
 
   it("migrate_hung_on_unreachable_redis: exits 69 at once instead of reconnecting forever", async () => {

@@ -8,7 +8,7 @@ import { connectRedis, createCommandRedis } from "../../runtime/redis.ts";
 import { Keys } from "../../store/keys.ts";
 import { ensureLayout } from "../../store/layout/ensure-layout.ts";
 import { LayoutError } from "../../store/layout/layouts.ts";
-import { migrationSettingsOf } from "../../store/layout/migration.ts";
+import { layoutSettingsOf } from "../../store/layout/layout-settings.ts";
 import { planLayout } from "../../store/layout/plan-layout.ts";
 import type { CommandContext } from "../context.ts";
 import { type CliIo, println } from "../io.ts";
@@ -52,7 +52,7 @@ export async function migrate(file: string | undefined, opts: MigrateOptions, io
     return EXIT.unavailable;
   }
   try {
-    const settings = migrationSettingsOf(config);
+    const settings = layoutSettingsOf(config);
     const plan = await planLayout(redis, keys, { settings });
     if (opts.dryRun) {
       for (const line of plan.lines) println(io.stdout, line);

@@ -6,7 +6,7 @@ import type { Keys } from "../keys.ts";
 import type { RedisClient } from "../redis-client.ts";
 import { type UnstampedLayout, detectUnstampedLayout } from "./detect-layout.ts";
 import { CURRENT_LAYOUT, LayoutError, describeLayout } from "./layouts.ts";
-import { type LayoutMigration, type MigrationSettings, chainOf } from "./migration.ts";
+import { type LayoutMigration, type LayoutSettings, chainOf } from "./migration.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
 export interface LayoutOptions {
@@ -14,8 +14,8 @@ export interface LayoutOptions {
   readonly migrations?: readonly LayoutMigration[];
   /** The layout this process uses (default CURRENT_LAYOUT). */
   readonly current?: number;
-  /** What the migrations may need of the config (default: the config's defaults). */
-  readonly settings?: MigrationSettings;
+  /** What the migrations need of the config (default: DEFAULT_LAYOUT_SETTINGS). */
+  readonly settings?: LayoutSettings;
 }
 
 export type LayoutAssessment =

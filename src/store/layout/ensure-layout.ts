@@ -6,7 +6,7 @@ import type { Logger } from "../../observability/logger.ts";
 import type { Keys } from "../keys.ts";
 import type { RedisClient } from "../redis-client.ts";
 import { type LayoutOptions, assessLayout } from "./assess-layout.ts";
-import { DEFAULT_MIGRATION_SETTINGS } from "./migration.ts";
+import { DEFAULT_LAYOUT_SETTINGS } from "./migration.ts";
 import { MigrationLock } from "./migration-lock.ts";
 import { runMigration } from "./run-migration.ts";
 
@@ -70,7 +70,7 @@ export async function ensureLayout(
       if (locked.kind === "migrate") {
         const next = locked.chain[0];
         if (next !== undefined) {
-          await runMigration(redis, keys, logger, lock, next, opts.settings ?? DEFAULT_MIGRATION_SETTINGS);
+          await runMigration(redis, keys, logger, lock, next, opts.settings);
           migrated.push(`${next.from}->${next.to}`);
         }
       }

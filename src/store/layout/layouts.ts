@@ -3,12 +3,13 @@
 // the keys it is about to touch: a newer process migrates, an older one refuses to start.
 
 /** The layout this release reads and writes. */
-export const CURRENT_LAYOUT = 1;
+export const CURRENT_LAYOUT = 2;
 
 /** What each layout is, for messages and `switchyard migrate`. */
 export const LAYOUTS: Readonly<Record<number, string>> = {
   0: "pre-ledger: every key under the one hash tag {<prefix>} (hook records with per-sink state, jobs as the only copy of a delivery, the DLQ as its own entries)",
   1: "the delivery ledger: a row per (hook, sink) beside its hook in one of 16 bucket tags {<prefix>:<bucket>}, one tag per queue, the DLQ as indexes over dead rows",
+  2: "tenant-scoped events: layout 1 with tenant events keyed <tenant>/<id>, payload_format on every endpoint, the sets the caps per tenant count (list:-, live replays), dedup identities naming the tenant a signature binds, and expiry on what layout 1 kept for good",
 };
 
 /** Exit code of a process that refuses to start on a layout it cannot use (EX_CONFIG, as a bad config). */

@@ -1,35 +1,36 @@
 // What a layout migration is: one step of the layout version (`from` → `to`), with a dry run that only
 // reads and a run that changes. A run is split into named steps (MigrationContext#step) whose completion
 // is recorded in Redis, so a migration interrupted by a crash resumes at the first unfinished step.
-import type { Config } from "../../config/schema.ts";
 import type { Logger } from "../../observability/logger.ts";
-import { sinkPartitionsOf } from "../../queue/delivery-job.ts";
 import type { Keys } from "../keys.ts";
 import type { RedisClient } from "../redis-client.ts";
 
-/** What a migration may need of the deployment's config (boot and `switchyard migrate` pass it). */
-export interface MigrationSettings {
+/** What a migration may need to know of the deployment's config (see layout-settings.ts). */
+export interface LayoutSettings {
+  /** retention_s: how long a finished record is kept. */
   readonly retentionS: number;
+  /** recovery.stale_after_ms: when recovery takes up a row nobody is working on. */
   readonly staleAfterMs: number;
   /** Queue partitions per configured sink; undefined: every sink is taken as configured, with one. */
   readonly sinkPartitions?: Readonly<Record<string, number>>;
+  /**
+   * Sources deduplicating under one tenant for all their path tenants (their tenants share the
+   * source's secrets): source name → the tenant its dedup identity names (undefined: none).
+   */
+  readonly sharedDedupSources: ReadonlyMap<string, string | undefined>;
 }
 
-/** The config's defaults, for callers without a config (tests). */
-export const DEFAULT_MIGRATION_SETTINGS: MigrationSettings = { retentionS: 604_800, staleAfterMs: 60_000 };
-
-export function migrationSettingsOf(config: Config): MigrationSettings {
-  return {
-    retentionS: config.retention_s,
-    staleAfterMs: config.recovery.stale_after_ms,
-    sinkPartitions: sinkPartitionsOf(config.sinks),
-  };
-}
+/** Settings of a migration run without a config (tests, defaults of the schema). */
+export const DEFAULT_LAYOUT_SETTINGS: LayoutSettings = {
+  retentionS: 604_800,
+  staleAfterMs: 60_000,
+  sharedDedupSources: new Map(),
+};
 
 export interface PlanContext {
   readonly redis: RedisClient;
   readonly keys: Keys;
-  readonly settings: MigrationSettings;
+  readonly settings: LayoutSettings;
 }
 
 export interface MigrationContext extends PlanContext {

@@ -2,5 +2,6 @@
 // migration is added here as a module of ./migrations/.
 import type { LayoutMigration } from "./migration.ts";
 import { LAYOUT_0_TO_1 } from "./migrations/layout-0-to-1.ts";
+import { layout1To2 } from "./migrations/layout-1-to-2.ts";
 
-export const MIGRATIONS: readonly LayoutMigration[] = [LAYOUT_0_TO_1];
+export const MIGRATIONS: readonly LayoutMigration[] = [LAYOUT_0_TO_1, layout1To2];

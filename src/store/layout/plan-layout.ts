@@ -5,9 +5,9 @@ import type { RedisClient } from "../redis-client.ts";
 import { type LayoutOptions, assessLayout } from "./assess-layout.ts";
 import { CURRENT_LAYOUT, type LayoutError, describeLayout } from "./layouts.ts";
 import {
-  DEFAULT_MIGRATION_SETTINGS,
+  DEFAULT_LAYOUT_SETTINGS,
   type LayoutMigration,
-  type MigrationSettings,
+  type LayoutSettings,
   chainOf,
 } from "./migration.ts";
 import { MIGRATIONS } from "./migrations.ts";
@@ -22,7 +22,7 @@ async function planChain(
   redis: RedisClient,
   keys: Keys,
   chain: readonly LayoutMigration[],
-  settings: MigrationSettings,
+  settings: LayoutSettings,
 ): Promise<string[]> {
   const lines: string[] = [];
   for (const m of chain) {
@@ -38,7 +38,7 @@ export async function planLayout(
   opts: LayoutOptions = {},
 ): Promise<LayoutPlan> {
   const current = opts.current ?? CURRENT_LAYOUT;
-  const settings = opts.settings ?? DEFAULT_MIGRATION_SETTINGS;
+  const settings = opts.settings ?? DEFAULT_LAYOUT_SETTINGS;
   const state = await assessLayout(redis, keys, opts);
   const head = `prefix "${keys.prefix}": this release uses ${describeLayout(current)}`;
   switch (state.kind) {

@@ -5,7 +5,12 @@ import type { Logger } from "../../observability/logger.ts";
 import type { Keys } from "../keys.ts";
 import { LuaScript } from "../lua-script.ts";
 import type { RedisClient } from "../redis-client.ts";
-import type { LayoutMigration, MigrationContext, MigrationSettings } from "./migration.ts";
+import {
+  DEFAULT_LAYOUT_SETTINGS,
+  type LayoutMigration,
+  type LayoutSettings,
+  type MigrationContext,
+} from "./migration.ts";
 import type { MigrationLock } from "./migration-lock.ts";
 
 const setLayoutVersion = new LuaScript("set-layout-version-3.lua", 3);
@@ -16,7 +21,7 @@ export async function runMigration(
   logger: Logger,
   lock: MigrationLock,
   migration: LayoutMigration,
-  settings: MigrationSettings,
+  settings: LayoutSettings = DEFAULT_LAYOUT_SETTINGS,
 ): Promise<void> {
   const { from, to } = migration;
   const markers = keys.layoutSteps(from, to);

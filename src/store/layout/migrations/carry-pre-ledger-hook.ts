@@ -9,7 +9,7 @@ import { targetKey } from "../../../domain/delivery.ts";
 import { dlqIndexKeys } from "../../dlq-index.ts";
 import type { Keys } from "../../keys.ts";
 import { LuaScript } from "../../lua-script.ts";
-import type { MigrationSettings } from "../migration.ts";
+import type { LayoutSettings } from "../migration.ts";
 import {
   type PreLedgerDlqEntry,
   type PreLedgerKeys,
@@ -69,7 +69,7 @@ export function carriedRows(
   keys: Keys,
   hook: PreLedgerHook,
   now: number,
-  settings: MigrationSettings,
+  settings: LayoutSettings,
 ): CarriedRow[] {
   const { meta } = hook;
   const keepMs = (ttl: number): number => (ttl > 0 ? ttl : settings.retentionS * 1000);
