@@ -6,7 +6,6 @@ import type { Logger } from "../../observability/logger.ts";
 import type { Keys } from "../keys.ts";
 import type { RedisClient } from "../redis-client.ts";
 import { type LayoutOptions, assessLayout } from "./assess-layout.ts";
-import { DEFAULT_LAYOUT_SETTINGS } from "./migration.ts";
 import { MigrationLock } from "./migration-lock.ts";
 import { runMigration } from "./run-migration.ts";
 

@@ -4,12 +4,7 @@ import type { Keys } from "../keys.ts";
 import type { RedisClient } from "../redis-client.ts";
 import { type LayoutOptions, assessLayout } from "./assess-layout.ts";
 import { CURRENT_LAYOUT, type LayoutError, describeLayout } from "./layouts.ts";
-import {
-  DEFAULT_LAYOUT_SETTINGS,
-  type LayoutMigration,
-  type LayoutSettings,
-  chainOf,
-} from "./migration.ts";
+import { DEFAULT_LAYOUT_SETTINGS, type LayoutMigration, type LayoutSettings, chainOf } from "./migration.ts";
 import { MIGRATIONS } from "./migrations.ts";
 
 export interface LayoutPlan {
