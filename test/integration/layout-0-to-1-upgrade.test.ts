@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import type { HookId } from "../../src/domain/ids.ts";
 import { Keys } from "../../src/store/keys.ts";
+import { CURRENT_LAYOUT } from "../../src/store/layout/layouts.ts";
 import { admin } from "./admin-fixtures.ts";
 import {
   REDIS_URL,
@@ -161,7 +162,7 @@ describe("upgrade from the pre-ledger release", () => {
       sources: { up: { verify: { type: "none" }, dedup: "body", sinks: [...SINKS] } },
     });
     gw = await startTestGateway(config);
-    expect(await redis.get(keys.layoutVersion)).toBe("1");
+    expect(await redis.get(keys.layoutVersion)).toBe(String(CURRENT_LAYOUT));
     expect(await redis.keys(`${oldBase}:*`)).toEqual([]);
 
     await eventually(

@@ -9,6 +9,7 @@ import { silentLogger } from "../../src/observability/logger.ts";
 import { ensureLayout } from "../../src/store/layout/ensure-layout.ts";
 import { LayoutError } from "../../src/store/layout/layouts.ts";
 import { createLayout0To1 } from "../../src/store/layout/migrations/layout-0-to-1.ts";
+import { layout1To2 } from "../../src/store/layout/migrations/layout-1-to-2.ts";
 import { planLayout } from "../../src/store/layout/plan-layout.ts";
 import { type ScratchPrefix, scratchPrefixes } from "../support/layout-fixtures.ts";
 import { type PreLedgerSinkFixture, writePreLedgerHook } from "../support/pre-ledger-fixtures.ts";
@@ -59,14 +60,16 @@ describe("layout migration 0 -> 1", () => {
         if (++writes === 4) throw new Error("crashed after a hook's write");
       },
     });
-    await expect(ensureLayout(s.redis, s.keys, silentLogger(), { migrations: [crashing] })).rejects.toThrow(
-      "crashed after a hook's write",
-    );
+    await expect(
+      ensureLayout(s.redis, s.keys, silentLogger(), { migrations: [crashing, layout1To2] }),
+    ).rejects.toThrow("crashed after a hook's write");
     expect(await s.redis.get(s.keys.layoutVersion)).toBeNull();
     expect(Object.keys(await s.redis.hgetall(s.keys.layoutSteps(0, 1)))).toEqual(["inventory"]);
 
-    const outcome = await ensureLayout(s.redis, s.keys, silentLogger(), { migrations: [crashing] });
-    expect(outcome).toEqual({ version: 1, migrated: ["0->1"] });
+    const outcome = await ensureLayout(s.redis, s.keys, silentLogger(), {
+      migrations: [crashing, layout1To2],
+    });
+    expect(outcome).toEqual({ version: 2, migrated: ["0->1", "1->2"] });
     expect(await s.redis.keys(`{${s.prefix}}:*`)).toEqual([]);
 
     const live = { a: [] as string[], b: [] as string[] };

@@ -152,9 +152,11 @@ const finishedReplayJobs: Step = {
   name: "finished-replay-jobs",
   describe: (n) => `${n} completed replay job(s) removed`,
   async visit({ redis, keys }, write) {
+    // Counted from the completed set itself: a BullMQ Queue object writes the queue's meta, and a dry
+    // run writes nothing.
+    if (!write) return await redis.zcard(`${keys.queuePrefix("replays")}:replays:completed`);
     const queue = new Queue("replays", { connection: redis, prefix: keys.queuePrefix("replays") });
     try {
-      if (!write) return await queue.getJobCountByTypes("completed");
       let removed = 0;
       for (;;) {
         const batch = await queue.clean(0, 1000, "completed");
