@@ -1,7 +1,8 @@
-// The `dispatch` role: every sink's worker pool.
+// The `dispatch` role: the worker pools of every delivery queue, sinks' and endpoints'.
 import { withSignedClaims } from "../../delivery/claim.ts";
 import { Dispatcher } from "../../delivery/dispatcher.ts";
 import { OutboundDispatcher } from "../../delivery/outbound-dispatcher.ts";
+import { WorkerPool, stopPools } from "../../delivery/worker-pool.ts";
 import { createSink } from "../../sinks/registry.ts";
 import type { Sink } from "../../sinks/sink.ts";
 import { BreakerBoard } from "../../store/breaker-board.ts";
@@ -12,10 +13,7 @@ import type { Resolver } from "../../fanout/ssrf-guard.ts";
 
 const SINK_CLOSE_MS = 3000;
 
-export async function startDispatchRole(
-  core: Core,
-  opts: { graceMs?: number; maxStalledCount?: number; outboundLookup?: Resolver },
-): Promise<void> {
+export async function startDispatchRole(core: Core, opts: { outboundLookup?: Resolver }): Promise<void> {
   const { config, logger, keys } = core;
   const life = core.life.role("dispatch");
   const connection = createWorkerRedis(config.redis);
@@ -49,18 +47,20 @@ export async function startDispatchRole(
   subscriber.on("error", (err: Error) => logger.debug({ err: err.message }, "redis subscriber error"));
   life.onStop("breaker subscriber", () => closeRedis(subscriber));
 
+  // Every delivery queue of the process runs in a worker pool, and the pools stop together under the
+  // one shutdown deadline (registered last below, so it is the first step undone).
+  const sinkPool = new WorkerPool({ config, keys, connection, logger });
   const dispatcher = new Dispatcher({
     ...core,
-    connection,
+    pool: sinkPool,
     ledger,
     redis: ledgerRedis,
     subscriber,
     sinks,
-    maxStalledCount: opts.maxStalledCount,
     breakerBoard: new BreakerBoard(core.redis, keys),
   });
+  life.onStop("sink breakers", () => dispatcher.close());
   await dispatcher.start();
-  life.onStop("dispatcher", () => dispatcher.close(opts.graceMs));
 
   // Outbound endpoints share one queue; their limits (breaker, slots, rate) live in Redis.
   // Its own BullMQ connection: the outbound worker's lifecycle does not touch the sink workers'.
@@ -69,10 +69,11 @@ export async function startDispatchRole(
     logger.debug({ err: err.message }, "redis outbound connection error"),
   );
   life.onStop("outbound redis", () => closeRedis(outboundConnection));
+  const outboundPool = new WorkerPool({ config, keys, connection: outboundConnection, logger });
   const outbound = new OutboundDispatcher({
     config,
     keys,
-    connection: outboundConnection,
+    pool: outboundPool,
     redis: ledgerRedis,
     subscriber,
     ledger,
@@ -82,6 +83,7 @@ export async function startDispatchRole(
     tracing: core.tracing,
     ...(opts.outboundLookup ? { lookup: opts.outboundLookup } : {}),
   });
-  life.onStop("outbound dispatcher", () => outbound.close(opts.graceMs));
+  life.onStop("endpoint breakers", () => outbound.close());
   await outbound.start();
+  life.onStop("worker pools", (deadline) => stopPools([sinkPool, outboundPool], deadline));
 }
