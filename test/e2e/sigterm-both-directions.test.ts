@@ -51,8 +51,14 @@ it("regression: SIGTERM with sink and endpoint attempts in flight leaves a row s
   const exitCode = await code;
   const stopMs = Date.now() - termAt;
 
+  // From the moment the fresh process runs (booting it under tsx on a loaded machine takes seconds).
+  const second = startWorkerProcess(config, { roles: "dispatch", logLevel: "info" });
+  await eventually(
+    () => second.lines().some((l) => l.msg === "switchyard running"),
+    60_000,
+    "the fresh process to run",
+  );
   const startedAt = Date.now();
-  startWorkerProcess(config, { roles: "dispatch" });
   const both = await eventually(
     async () => {
       const sink = await sinkView(api, hookId, "out");
