@@ -1,7 +1,7 @@
 // The worker side of inbound dispatch: one queue per sink (per partition of a partitioned sink) in the
 // worker pool, each with its own concurrency, breaker and sink instance, so a sink that hangs or fails
-// only ever occupies its own workers. A sink's breaker is shared by every worker process (SharedBreaker): opened by
-// one, it holds for all, and one probe goes out per open period cluster-wide.
+// only ever occupies its own workers. A sink's breaker is shared by every worker process
+// (SharedBreaker): opened by one, it holds for all, and one probe goes out per open period cluster-wide.
 import type { Config } from "../config/schema.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
