@@ -47,9 +47,19 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
   subscriber.on("error", (err: Error) => logger.debug({ err: err.message }, "redis subscriber error"));
   life.onStop("breaker subscriber", () => closeRedis(subscriber));
 
-  // Every delivery queue of the process runs in a worker pool, and the pools stop together under the
-  // one shutdown deadline (registered last below, so it is the first step undone).
+  // Outbound endpoints share one queue; their limits (breaker, slots, rate) live in Redis.
+  // Its own BullMQ connection: the outbound worker's lifecycle does not touch the sink workers'.
+  const outboundConnection = createWorkerRedis(config.redis, "switchyard-outbound");
+  outboundConnection.on("error", (err: Error) =>
+    logger.debug({ err: err.message }, "redis outbound connection error"),
+  );
+  life.onStop("outbound redis", () => closeRedis(outboundConnection));
+
+  // Every delivery queue of the process runs in a worker pool. The pools stop together under the one
+  // shutdown deadline, before the breakers their attempts use (steps are undone last registered
+  // first), and their stop is registered before any worker starts, so a failed start stops them too.
   const sinkPool = new WorkerPool({ config, keys, connection, logger });
+  const outboundPool = new WorkerPool({ config, keys, connection: outboundConnection, logger });
   const dispatcher = new Dispatcher({
     ...core,
     pool: sinkPool,
@@ -59,17 +69,6 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
     sinks,
     breakerBoard: new BreakerBoard(core.redis, keys),
   });
-  life.onStop("sink breakers", () => dispatcher.close());
-  await dispatcher.start();
-
-  // Outbound endpoints share one queue; their limits (breaker, slots, rate) live in Redis.
-  // Its own BullMQ connection: the outbound worker's lifecycle does not touch the sink workers'.
-  const outboundConnection = createWorkerRedis(config.redis, "switchyard-outbound");
-  outboundConnection.on("error", (err: Error) =>
-    logger.debug({ err: err.message }, "redis outbound connection error"),
-  );
-  life.onStop("outbound redis", () => closeRedis(outboundConnection));
-  const outboundPool = new WorkerPool({ config, keys, connection: outboundConnection, logger });
   const outbound = new OutboundDispatcher({
     config,
     keys,
@@ -83,7 +82,9 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
     tracing: core.tracing,
     ...(opts.outboundLookup ? { lookup: opts.outboundLookup } : {}),
   });
+  life.onStop("sink breakers", () => dispatcher.close());
   life.onStop("endpoint breakers", () => outbound.close());
-  await outbound.start();
   life.onStop("worker pools", (deadline) => stopPools([sinkPool, outboundPool], deadline));
+  await dispatcher.start();
+  await outbound.start();
 }
