@@ -225,7 +225,10 @@ export class DeliveryStore {
     return replies.map((raw, i) => parseRow(ids[i] as DeliveryId, raw as Record<string, string>));
   }
 
-  /** Move a dead row back to pending for a replay, the one way a dead delivery comes back (see revive-delivery-n.lua). */
+  /**
+   * Move a dead row back to pending for a replay, the one way a dead delivery comes back (see
+   * revive-delivery-n.lua).
+   */
   async revive(
     row: DeliveryRow,
     replayId: ReplayId,
