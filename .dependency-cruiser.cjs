@@ -65,6 +65,14 @@ module.exports = {
       to: { path: "node_modules/bullmq/", pathNot: "node_modules/bullmq/dist/(cjs|esm)/index\\.js$" },
     },
     {
+      name: "delivery-workers-only-in-the-pool",
+      severity: "error",
+      comment:
+        "Every delivery queue of both directions runs in the one worker pool (delivery/worker-pool.ts), with one close path and one stall policy; the rest of delivery reaches BullMQ's errors only through src/queue/bullmq/control.ts.",
+      from: { path: "^src/delivery/", pathNot: "^src/delivery/worker-pool\\.ts$" },
+      to: { dependencyTypes: ["npm"], path: "(^|/)node_modules/bullmq/" },
+    },
+    {
       name: "routes-do-not-import-routes",
       severity: "error",
       comment: "Shared helpers of routes live in src/api/, not in a sibling route.",

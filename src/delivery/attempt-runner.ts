@@ -16,7 +16,6 @@ import type { ClaimResult } from "../store/claim-reply.ts";
 import type { DeliveryStore, Finish } from "../store/delivery-store.ts";
 import { asStoreUnavailable } from "../store/store-errors.ts";
 import { deadLetterError, isControl, parkJob, withJitter } from "../queue/bullmq/control.ts";
-import { claimReviving } from "./claim-reviving.ts";
 import { LeaseGuard } from "./lease-guard.ts";
 import { settleMissingRow } from "./missing-row.ts";
 import type {
@@ -102,8 +101,9 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     // Phase 2: claim the row, reading its parent with it.
     let claim: ClaimResult;
     const claimedAt = now();
+    const owner = token ?? String(job.id);
     try {
-      claim = await claimReviving({ ledger, target, logger, leaseMs, now }, job, token, id);
+      claim = await ledger.claim(id, target.parentKey(job), owner, leaseMs, target.parentFields, claimedAt);
     } catch (err) {
       await target.unadmit(job, admission);
       logger.warn({ delivery_id: id, err: (err as Error).message }, "could not claim a delivery");
@@ -125,6 +125,9 @@ export function createAttemptRunner<P extends PreparedAttempt>(
           return settleMissingRow({ logger, metrics, now }, job, token, claim.parentExists);
         case "delivered":
         case "dead":
+          // Final: the job just completes. A dead row comes back only on purpose (a replay revives
+          // it, see replay-mover.ts), never because its job ran again (a worker that died between
+          // the dead write and failing the job, an operator's retry in Bull Board).
           return;
       }
     }

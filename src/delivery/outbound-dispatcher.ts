@@ -1,14 +1,12 @@
-// The worker side of outbound fanout: one BullMQ Worker on the shared outbound queue, whose attempts
+// The worker side of outbound fanout: the shared outbound queue in the worker pool, whose attempts
 // are bounded per endpoint by limits kept in Redis (breaker, concurrency, rate), so thousands of
 // endpoints need no queue or worker each and one slow endpoint cannot take the pool.
-import { Worker } from "bullmq";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { Config } from "../config/schema.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { Tracing } from "../observability/tracing.ts";
-import { type DeliveryJobData, OUTBOUND_QUEUE } from "../queue/delivery-job.ts";
-import { keepFinished } from "../queue/delivery-queues.ts";
+import { OUTBOUND_QUEUE } from "../queue/delivery-job.ts";
 import { createGuardedDispatcher } from "../fanout/ssrf-guard.ts";
 import type { DeliveryStore } from "../store/delivery-store.ts";
 import type { Keys } from "../store/keys.ts";
@@ -16,8 +14,8 @@ import { createAttemptRunner } from "./attempt-runner.ts";
 import { type EndpointReader, endpointMetrics, endpointTarget } from "./endpoint-target.ts";
 import { InflightGate } from "./inflight-gate.ts";
 import { RateGate } from "./rate-gate.ts";
-import { InFlightAttempts } from "./safe-deliver.ts";
 import { SharedBreaker } from "./shared-breaker.ts";
+import type { WorkerPool } from "./worker-pool.ts";
 
 /**
  * Deliveries an endpoint's rate lets go early. The receiver counts arrivals, not sends: with the whole
@@ -30,8 +28,8 @@ const RATE_BURST = 1;
 export interface OutboundDispatcherDeps {
   readonly config: Config;
   readonly keys: Keys;
-  /** BullMQ's connection. */
-  readonly connection: RedisClient;
+  /** The pool the outbound queue runs in. */
+  readonly pool: WorkerPool;
   /** Commands of the ledger and the shared limits (a connection that waits out a blip). */
   readonly redis: RedisClient;
   /** A connection the shared breaker subscribes on. */
@@ -46,10 +44,8 @@ export interface OutboundDispatcherDeps {
 }
 
 export class OutboundDispatcher {
-  private worker: Worker<DeliveryJobData, void, string> | undefined;
   private readonly breaker: SharedBreaker;
   private readonly agent: ReturnType<typeof createGuardedDispatcher>;
-  private readonly inFlight = new InFlightAttempts();
 
   constructor(private readonly deps: OutboundDispatcherDeps) {
     const { config, keys, redis } = deps;
@@ -69,7 +65,7 @@ export class OutboundDispatcher {
   }
 
   async start(): Promise<void> {
-    const { config, keys, connection, logger, metrics } = this.deps;
+    const { config, keys, logger, metrics } = this.deps;
     await this.breaker.start();
     const target = endpointTarget({
       config,
@@ -79,7 +75,7 @@ export class OutboundDispatcher {
       inflight: new InflightGate(this.deps.redis, (id) => keys.endpointGate(id, "inflight")),
       rate: new RateGate(this.deps.redis, (id) => keys.endpointGate(id, "rate"), { burst: RATE_BURST }),
       dispatcher: this.agent,
-      inFlight: this.inFlight,
+      inFlight: this.deps.pool.inFlight,
       onRefused: (endpoint, detail) =>
         logger.info({ endpoint: endpoint.id, tenant: endpoint.tenant, detail }, "refused by the SSRF guard"),
       onDisabled: (endpoint, reason) => {
@@ -96,33 +92,11 @@ export class OutboundDispatcher {
       maxRetryAfterMs: config.dispatch.max_retry_after_ms,
       ...(this.deps.tracing ? { tracing: this.deps.tracing } : {}),
     });
-    const lockMs = config.dispatch.lock_ms;
-    this.worker = new Worker<DeliveryJobData, void, string>(OUTBOUND_QUEUE, processor, {
-      connection,
-      prefix: keys.queuePrefix(OUTBOUND_QUEUE),
-      concurrency: config.outbound.concurrency,
-      lockDuration: lockMs,
-      stalledInterval: Math.max(1000, Math.floor(lockMs / 2)),
-      maxStalledCount: 5,
-      ...keepFinished(config.retention_s),
-    });
-    this.worker.on("error", (err) =>
-      logger.error({ queue: OUTBOUND_QUEUE, err: err.message }, "worker error"),
-    );
+    this.deps.pool.add({ name: OUTBOUND_QUEUE, concurrency: config.outbound.concurrency, processor });
   }
 
-  /** Stop taking jobs; in-flight attempts get `graceMs`, then are handed back unattempted. */
-  async close(graceMs = 25_000): Promise<void> {
-    const worker = this.worker;
-    if (worker) {
-      const graceful = worker.close();
-      const timeout = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), graceMs).unref());
-      if ((await Promise.race([graceful, timeout])) === "timeout") {
-        this.inFlight.cancelAll();
-        await Promise.race([graceful, new Promise((r) => setTimeout(r, 2000).unref())]);
-        await worker.close(true);
-      }
-    }
+  /** Stop the endpoints' breaker and agent, once the pool's workers have stopped (WorkerPool.stop). */
+  async close(): Promise<void> {
     await this.breaker.close();
     await this.agent.close();
   }

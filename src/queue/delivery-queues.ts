@@ -136,7 +136,7 @@ export class DeliveryQueues implements JobLayout {
 
   /**
    * Make sure a live row has a job that will run: a waiting, delayed or active one is left alone, a
-   * failed or completed one (an operator retried, a replay revived the row) runs again, a missing one
+   * failed or completed one (a replay revived the row) runs again, a missing one
    * (removed by hand, cleaned) is added.
    */
   async ensure(row: JobRef): Promise<EnsureOutcome> {

@@ -44,8 +44,6 @@ export interface GatewayOptions {
   readonly graceMs?: number;
   /** Recovery tick tuning (tests shrink it). */
   readonly recovery?: RecoveryRunnerOptions;
-  /** Times BullMQ may find a delivery job stalled before failing it (tests lower it). */
-  readonly maxStalledCount?: number;
   /** Resolver of endpoint host names, at registration and at send time (tests point names at chosen addresses). */
   readonly outboundLookup?: Resolver;
   /** The OTEL_* variables tracing is configured from (default process.env; tests pass their own). */
@@ -128,7 +126,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       publicUrl: () => config.http.public_url ?? `http://127.0.0.1:${api?.port ?? config.http.port}`,
     };
 
-    if (roles.has("dispatch")) await startDispatchRole(core, { ...opts, graceMs });
+    if (roles.has("dispatch")) await startDispatchRole(core, opts);
     if (roles.has("recovery")) await startRecoveryRole(core, { ...opts, graceMs });
     if (roles.has("api")) {
       api = await startApiRole(core, {

@@ -24,7 +24,7 @@ interface Step {
 }
 
 export const DEFAULT_DEADLINE_MS = 25_000;
-// The dispatcher aborts its attempts at the deadline and waits 2 s for them; sinks get 3 s to close.
+// The worker pools abort their attempts at the deadline and wait 2 s for the hand-backs; sinks get 3 s to close.
 const DEFAULT_AFTER_DEADLINE_MS = 4_000;
 
 export class Lifecycle {

@@ -225,10 +225,13 @@ export class DeliveryStore {
     return replies.map((raw, i) => parseRow(ids[i] as DeliveryId, raw as Record<string, string>));
   }
 
-  /** Move a dead row back to pending (see revive-delivery-n.lua). */
+  /**
+   * Move a dead row back to pending for a replay, the one way a dead delivery comes back (see
+   * revive-delivery-n.lua).
+   */
   async revive(
     row: DeliveryRow,
-    replayId: ReplayId | undefined,
+    replayId: ReplayId,
     snapshot: number,
     now = Date.now(),
   ): Promise<ReviveResult> {
@@ -237,7 +240,7 @@ export class DeliveryStore {
     return (await reviveScript.run(
       this.redis,
       [this.keys.delivery(row.id), this.parentKey(row), this.keys.watch(bucket), ...indexes],
-      [row.id, replayId ?? "", snapshot, now + this.opts.staleAfterMs],
+      [row.id, replayId, snapshot, now + this.opts.staleAfterMs],
     )) as ReviveResult;
   }
 

@@ -1,5 +1,7 @@
 // Bull Board in a real headless Chromium: an operator logs in with basic auth (the admin token as
 // password), sees every queue, opens a dead-lettered job and retries it, and the job leaves the failed set.
+// Retrying the job runs it again, and a job that finds its row dead just completes: the delivery stays
+// dead, in the DLQ, until a replay naming it brings it back.
 import { mkdirSync } from "node:fs";
 import { Queue } from "bullmq";
 import type { Browser } from "playwright-core";
@@ -8,7 +10,8 @@ import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import { sinkQueueName } from "../../src/queue/delivery-job.ts";
 import type { HookId } from "../../src/domain/ids.ts";
 import { launchChromium, loopbackOnly } from "../support/chromium.ts";
-import { sendHook, waitForState } from "../support/hooks.ts";
+import { dlqEntryOf, sendHook, waitForState } from "../support/hooks.ts";
+import { admin } from "../integration/admin-fixtures.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import {
   ADMIN_TOKEN,
@@ -31,7 +34,7 @@ afterEach(async () => {
 });
 
 it("logs in, shows every queue, and retries a failed job from the browser", async () => {
-  // The first delivery is refused for good (410 → dead-lettered); the retried one succeeds.
+  // The first delivery is refused for good (410 → dead-lettered); the replayed one succeeds.
   rx = await startReceiver({ script: [410], fallback: 200 });
   const config = testConfig({
     admin: { tokens: [ADMIN_TOKEN, { token: TENANT_TOKEN, tenant: "acme" }] },
@@ -106,13 +109,16 @@ it("logs in, shows every queue, and retries a failed job from the browser", asyn
   await page.getByText("Are you sure that you want to retry this job?").waitFor();
   await page.getByRole("button", { name: "Confirm" }).click();
 
-  // The job left the failed set, was delivered on its second attempt, and the hook is no longer dead.
-  await eventually(async () => (await queue.getJobState(jobId)) !== "failed", 10_000, "job to leave failed");
-  await waitForState(gw, hookId, "forward", "delivered");
+  // The job left the failed set and completed: a completed delivery job is removed at once, gone from
+  // every list. Its row is dead still, with its DLQ entry: the retry sent nothing.
+  await eventually(async () => (await queue.getJobState(jobId)) === "unknown", 10_000, "job to be removed");
+  expect(await dlqEntryOf(gw, hookId, "forward")).toMatchObject({ id: jobId, error_class: "permanent" });
+  expect(rx.requests).toHaveLength(1);
+  // A replay naming the hook brings the delivery back; it is delivered on its second attempt.
+  expect((await admin(gw, "POST", "/v1/replays", { body: { filter: { ids: [hookId] } } })).status).toBe(202);
+  await waitForState(gw, hookId, "forward", "delivered", 20_000);
   expect(rx.requests).toHaveLength(2);
   expect(rx.requests[1]!.headers["x-switchyard-id"]).toBe(hookId);
-  // A completed delivery job is removed at once (its row keeps the outcome): gone from every list.
-  await eventually(async () => (await queue.getJobState(jobId)) === "unknown", 10_000, "job to be removed");
 
   await page.goto(`${gw.url}/admin/queues/queue/sink-forward?status=failed`);
   await page.getByText("sink-forward", { exact: true }).first().waitFor({ timeout: 10_000 });

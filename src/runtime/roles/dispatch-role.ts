@@ -1,7 +1,8 @@
-// The `dispatch` role: every sink's worker pool.
+// The `dispatch` role: the worker pools of every delivery queue, sinks' and endpoints'.
 import { withSignedClaims } from "../../delivery/claim.ts";
 import { Dispatcher } from "../../delivery/dispatcher.ts";
 import { OutboundDispatcher } from "../../delivery/outbound-dispatcher.ts";
+import { WorkerPool, stopPools } from "../../delivery/worker-pool.ts";
 import { createSink } from "../../sinks/registry.ts";
 import type { Sink } from "../../sinks/sink.ts";
 import { DeliveryStore, ledgerOptions } from "../../store/delivery-store.ts";
@@ -11,10 +12,7 @@ import type { Resolver } from "../../fanout/ssrf-guard.ts";
 
 const SINK_CLOSE_MS = 3000;
 
-export async function startDispatchRole(
-  core: Core,
-  opts: { graceMs?: number; maxStalledCount?: number; outboundLookup?: Resolver },
-): Promise<void> {
+export async function startDispatchRole(core: Core, opts: { outboundLookup?: Resolver }): Promise<void> {
   const { config, logger, keys } = core;
   const life = core.life.role("dispatch");
   const connection = createWorkerRedis(config.redis);
@@ -48,18 +46,6 @@ export async function startDispatchRole(
   subscriber.on("error", (err: Error) => logger.debug({ err: err.message }, "redis subscriber error"));
   life.onStop("breaker subscriber", () => closeRedis(subscriber));
 
-  const dispatcher = new Dispatcher({
-    ...core,
-    connection,
-    ledger,
-    redis: ledgerRedis,
-    subscriber,
-    sinks,
-    maxStalledCount: opts.maxStalledCount,
-  });
-  await dispatcher.start();
-  life.onStop("dispatcher", () => dispatcher.close(opts.graceMs));
-
   // Outbound endpoints share one queue; their limits (breaker, slots, rate) live in Redis.
   // Its own BullMQ connection: the outbound worker's lifecycle does not touch the sink workers'.
   const outboundConnection = createWorkerRedis(config.redis, "switchyard-outbound");
@@ -67,10 +53,24 @@ export async function startDispatchRole(
     logger.debug({ err: err.message }, "redis outbound connection error"),
   );
   life.onStop("outbound redis", () => closeRedis(outboundConnection));
+
+  // Every delivery queue of the process runs in a worker pool. The pools stop together under the one
+  // shutdown deadline, before the breakers their attempts use (steps are undone last registered
+  // first), and their stop is registered before any worker starts, so a failed start stops them too.
+  const sinkPool = new WorkerPool({ config, keys, connection, logger });
+  const outboundPool = new WorkerPool({ config, keys, connection: outboundConnection, logger });
+  const dispatcher = new Dispatcher({
+    ...core,
+    pool: sinkPool,
+    ledger,
+    redis: ledgerRedis,
+    subscriber,
+    sinks,
+  });
   const outbound = new OutboundDispatcher({
     config,
     keys,
-    connection: outboundConnection,
+    pool: outboundPool,
     redis: ledgerRedis,
     subscriber,
     ledger,
@@ -80,6 +80,9 @@ export async function startDispatchRole(
     tracing: core.tracing,
     ...(opts.outboundLookup ? { lookup: opts.outboundLookup } : {}),
   });
-  life.onStop("outbound dispatcher", () => outbound.close(opts.graceMs));
+  life.onStop("sink breakers", () => dispatcher.close());
+  life.onStop("endpoint breakers", () => outbound.close());
+  life.onStop("worker pools", (deadline) => stopPools([sinkPool, outboundPool], deadline));
+  await dispatcher.start();
   await outbound.start();
 }

@@ -1,5 +1,5 @@
 --[[
-  Move a dead delivery back to `pending` (a replay, or an operator retrying its failed job) with a
+  Move a dead delivery back to `pending` for a replay (the one way a dead delivery comes back) with a
   fresh attempt budget, take it off its DLQ indexes, and make it and its parent live again (no
   expiry). Idempotent per replay: a row this replay already moved answers 'already'.
 
@@ -9,7 +9,7 @@
   KEYS[4..] the DLQ index keys the row is listed in
 
   ARGV[1]   delivery id
-  ARGV[2]   replay id ('' for an operator's retry)
+  ARGV[2]   replay id
   ARGV[3]   snapshot: only a row dead at or before this instant (ms) is moved
   ARGV[4]   watch score of the revived row
 

@@ -1,0 +1,90 @@
+// The BullMQ workers of delivery, for both directions: a pool is given its queues and the processor of
+// its target (a sink's attempt runner, or the endpoints'), and every pool stops the same way. Inbound
+// and outbound used to build their workers apart, and their close paths and stall handling drifted.
+//
+// Stalls: a job whose worker died or lost its lock comes back, and its next claim counts the attempt
+// the dead worker made; the retry policy in the ledger ends it (out of attempts, through the fenced
+// ledger) like any other delivery. BullMQ's stall counter, kept over a job's whole life, never decides
+// a death, so no job is failed behind the ledger's back and no unfenced write ever ends a row.
+import { Worker } from "bullmq";
+import type { Config } from "../config/schema.ts";
+import type { Logger } from "../observability/logger.ts";
+import type { DeliveryJobData } from "../queue/delivery-job.ts";
+import { keepFinished } from "../queue/delivery-queues.ts";
+import type { Keys } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
+import type { DeliveryJob } from "./attempt-runner.ts";
+import { InFlightAttempts } from "./safe-deliver.ts";
+
+/** BullMQ fails a job found stalled more often than this: far past any retry budget, so never. */
+const NEVER_STALLED_OUT = 1_000_000_000;
+/** After the deadline, how long cancelled attempts get to hand their rows back before workers are cut. */
+const HAND_BACK_MS = 2000;
+
+export type Processor = (job: DeliveryJob, token?: string) => Promise<void>;
+
+export interface PoolQueue {
+  readonly name: string;
+  /** Attempts this process runs at once on the queue. */
+  readonly concurrency: number;
+  readonly processor: Processor;
+  /** Coordinates of the queue's log lines (its sink, say). */
+  readonly log?: Readonly<Record<string, unknown>>;
+}
+
+export interface WorkerPoolDeps {
+  readonly config: Config;
+  readonly keys: Keys;
+  /** BullMQ's connection (blocking commands, retried across reconnects). */
+  readonly connection: RedisClient;
+  readonly logger: Logger;
+}
+
+export class WorkerPool {
+  /** The attempts running in this pool's workers: a deadline cancels them, and they hand back their rows. */
+  readonly inFlight = new InFlightAttempts();
+  private readonly workers: Worker<DeliveryJobData, void, string>[] = [];
+
+  constructor(private readonly deps: WorkerPoolDeps) {}
+
+  /** Start taking jobs from `queue`. */
+  add(queue: PoolQueue): void {
+    const { config, keys, connection, logger } = this.deps;
+    const lockMs = config.dispatch.lock_ms;
+    const worker = new Worker<DeliveryJobData, void, string>(queue.name, queue.processor, {
+      connection,
+      prefix: keys.queuePrefix(queue.name),
+      concurrency: Math.max(1, queue.concurrency),
+      // A dead worker's jobs come back after at most lock + stalled interval (within 15 s by default).
+      lockDuration: lockMs,
+      stalledInterval: Math.max(1000, Math.floor(lockMs / 2)),
+      maxStalledCount: NEVER_STALLED_OUT,
+      ...keepFinished(config.retention_s),
+    });
+    const log = queue.log ?? { queue: queue.name };
+    worker.on("error", (err) => logger.error({ ...log, err: err.message }, "worker error"));
+    this.workers.push(worker);
+  }
+
+  /**
+   * Stop taking jobs and let running attempts finish; when `deadline` aborts, cancel what still runs
+   * (each attempt hands its row back unattempted through the fenced ledger, for a successor or another
+   * worker), give the hand-backs a moment, then cut the workers.
+   */
+  async stop(deadline: AbortSignal): Promise<void> {
+    const graceful = Promise.all(this.workers.map((w) => w.close()));
+    const aborted = new Promise<"deadline">((resolve) => {
+      if (deadline.aborted) resolve("deadline");
+      else deadline.addEventListener("abort", () => resolve("deadline"), { once: true });
+    });
+    if ((await Promise.race([graceful, aborted])) !== "deadline") return;
+    this.inFlight.cancelAll();
+    await Promise.race([graceful, new Promise((r) => setTimeout(r, HAND_BACK_MS).unref())]);
+    await Promise.all(this.workers.map((w) => w.close(true)));
+  }
+}
+
+/** Stop every pool of a process together, under the one deadline. */
+export async function stopPools(pools: readonly WorkerPool[], deadline: AbortSignal): Promise<void> {
+  await Promise.all(pools.map((pool) => pool.stop(deadline)));
+}
