@@ -17,6 +17,7 @@ import type { HookId } from "../../src/domain/ids.ts";
 import { Keys } from "../../src/store/keys.ts";
 import { CURRENT_LAYOUT } from "../../src/store/layout/layouts.ts";
 import { admin } from "./admin-fixtures.ts";
+import { archiveCommit } from "../support/previous-release.ts";
 import {
   REDIS_URL,
   type TestGateway,
@@ -58,8 +59,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  const repo = execSync("git rev-parse --show-toplevel", { encoding: "utf8" }).trim();
-  execSync(`git -C ${repo} archive ${PRE_LEDGER} | tar -x -C ${dir}`);
+  await archiveCommit(PRE_LEDGER, dir);
   execSync("npm ci --prefer-offline --no-audit --no-fund --loglevel=error", { cwd: dir, stdio: "ignore" });
 }, 120_000);
 
