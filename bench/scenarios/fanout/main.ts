@@ -108,8 +108,10 @@ async function publishEvent(apiPort: number, id: string): Promise<void> {
     headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
     body: JSON.stringify({ id, type: "bench.fanout", payload: PAYLOAD }),
   });
-  const answer = (await res.json()) as { results?: { status: string }[] };
-  const created = answer.results?.filter((r) => r.status === "created").length ?? 0;
+  // The answer lists at most 100 results since fanouts page; `counts` has them all (a tree from before
+  // paging, run with --against, has only the list).
+  const answer = (await res.json()) as { counts?: { created?: number }; results?: { status: string }[] };
+  const created = answer.counts?.created ?? answer.results?.filter((r) => r.status === "created").length ?? 0;
   if (res.status !== 202 || created !== N)
     throw new Error(`publish ${id}: ${res.status}, ${created} of ${N} created`);
 }
