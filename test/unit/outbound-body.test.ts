@@ -45,8 +45,13 @@ describe("payload_format in the endpoint record", () => {
     rev: "1",
   };
 
-  it("reads an endpoint stored without the field (an earlier version) as standard", () => {
-    expect(parseEndpointRecord(stored)?.endpoint.payload_format).toBe("standard");
+  it("reads an endpoint stored without the field (only 0.1.0 wrote one) as raw, the body its receiver got", () => {
+    expect(parseEndpointRecord(stored)?.endpoint.payload_format).toBe("raw");
+  });
+
+  it("writes the field on every endpoint, standard included", () => {
+    const standard = parseEndpointRecord({ ...stored, payload_format: "standard" })?.endpoint;
+    expect(endpointFields(standard!).payload_format).toBe("standard");
   });
 
   it("round-trips raw", () => {
