@@ -10,26 +10,6 @@ import type { DeliveryId, EndpointId, ReplayId } from "./ids.ts";
  * - `delivered`, `dead`: final (a dead delivery is listed in the DLQ until replayed or trimmed).
  */
 export type DeliveryState = "pending" | "sending" | "retrying" | "delivered" | "dead";
-export const DELIVERY_STATES: readonly DeliveryState[] = [
-  "pending",
-  "sending",
-  "retrying",
-  "delivered",
-  "dead",
-];
-
-/** Is a delivery in this state still owed an outcome (and so keeps its record alive)? */
-export function isLive(state: DeliveryState): boolean {
-  switch (state) {
-    case "pending":
-    case "sending":
-    case "retrying":
-      return true;
-    case "delivered":
-    case "dead":
-      return false;
-  }
-}
 
 /** Where a delivery goes: a configured sink (inbound) or a registered endpoint (outbound). */
 export type Target =

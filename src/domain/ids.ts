@@ -10,7 +10,6 @@ export type PrefixedId<K extends IdKind> = `${K}_${string}`;
 export type HookId = PrefixedId<"hk">;
 export type ReplayId = PrefixedId<"rp">;
 export type EndpointId = PrefixedId<"ep">;
-export type EventId = PrefixedId<"ev">;
 export type DeliveryId = PrefixedId<"dl">;
 
 /**
