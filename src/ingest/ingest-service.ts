@@ -4,6 +4,7 @@
 import type { Config, SourceConfig } from "../config/schema.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
 import { type HookRecord, sinkDeliveryId } from "../domain/hook.ts";
+import { STORE_RETRY_AFTER_S } from "../domain/errors.ts";
 import { type HookId, newId } from "../domain/ids.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
@@ -87,8 +88,7 @@ function jobRows(id: HookId, sinks: readonly string[]): JobRow[] {
   }));
 }
 
-/** How long a provider should wait after a 503 from us. */
-const STORE_RETRY_AFTER_S = 5;
+/** How long a provider should wait after a 503 from us when it is the load, not the store. */
 const OVERLOAD_RETRY_AFTER_S = 30;
 
 export class IngestService {

@@ -4,6 +4,7 @@
 // rendered or sniffed by a browser, never cached.
 import { Hono, type MiddlewareHandler } from "hono";
 import type { ClaimSigner } from "../../domain/claim-signature.ts";
+import { STORE_RETRY_AFTER_S } from "../../domain/errors.ts";
 import { isId } from "../../domain/ids.ts";
 import type { HookRecord } from "../../domain/hook.ts";
 import type { HookStore } from "../../store/hook-store.ts";
@@ -20,7 +21,6 @@ export interface ClaimRouteDeps {
 
 /** Header carrying the hex sha256 of the body, so a consumer can check what it fetched. */
 export const SHA256_HEADER = "x-switchyard-sha256";
-const STORE_RETRY_AFTER_S = "5";
 
 export function claimRoutes(deps: ClaimRouteDeps): Hono {
   const app = new Hono<AdminEnv>();
@@ -52,7 +52,7 @@ export function claimRoutes(deps: ClaimRouteDeps): Hono {
     } catch (err) {
       if (err === notFound) throw err;
       throw new ApiError(503, "store_unavailable", "the hook store is unavailable", {
-        "retry-after": STORE_RETRY_AFTER_S,
+        "retry-after": String(STORE_RETRY_AFTER_S),
       });
     }
     if (!hook || !canSee(principal, hook.tenant)) throw notFound;
