@@ -1,6 +1,6 @@
 // The `dispatch` role: the worker pools of every delivery queue, sinks' and endpoints'.
-import { withSignedClaims } from "../../delivery/claim.ts";
-import { Dispatcher } from "../../delivery/dispatcher.ts";
+import { withSignedClaims } from "../../delivery/claim-check.ts";
+import { SinkDispatcher } from "../../delivery/sink-dispatcher.ts";
 import { OutboundDispatcher } from "../../delivery/outbound-dispatcher.ts";
 import { WorkerPool, stopPools } from "../../delivery/worker-pool.ts";
 import { createSink } from "../../sinks/registry.ts";
@@ -59,7 +59,7 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
   // first), and their stop is registered before any worker starts, so a failed start stops them too.
   const sinkPool = new WorkerPool({ config, keys, connection, logger });
   const outboundPool = new WorkerPool({ config, keys, connection: outboundConnection, logger });
-  const dispatcher = new Dispatcher({
+  const dispatcher = new SinkDispatcher({
     ...core,
     pool: sinkPool,
     ledger,

@@ -11,12 +11,12 @@ import type { Sink } from "../sinks/sink.ts";
 import type { DeliveryStore } from "../store/delivery-store.ts";
 import type { Keys } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
-import { claimFor, smallestInlineLimit } from "./claim.ts";
-import { createDeliveryProcessor } from "./delivery-processor.ts";
+import { claimFor, smallestInlineLimit } from "./claim-check.ts";
+import { createDeliveryProcessor } from "./sink-target.ts";
 import { type BreakerStateName, SharedBreaker } from "./shared-breaker.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 
-export interface DispatcherDeps {
+export interface SinkDispatcherDeps {
   readonly config: Config;
   readonly keys: Keys;
   /** The pool the sinks' queues run in. */
@@ -38,10 +38,10 @@ export interface DispatcherDeps {
 
 const BREAKER_GAUGE: Record<BreakerStateName, number> = { closed: 0, half_open: 1, open: 2 };
 
-export class Dispatcher {
+export class SinkDispatcher {
   private breaker: SharedBreaker | undefined;
 
-  constructor(private readonly deps: DispatcherDeps) {}
+  constructor(private readonly deps: SinkDispatcherDeps) {}
 
   /** Start the sinks' shared breaker, then one worker per configured sink (per partition). */
   async start(): Promise<void> {

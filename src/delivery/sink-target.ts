@@ -19,7 +19,7 @@ import { type SharedBreaker, breakerResultOf } from "./shared-breaker.ts";
 
 export type { DeliveryJob } from "./attempt-runner.ts";
 
-export interface ProcessorDeps {
+export interface SinkTargetDeps {
   readonly config: Config;
   readonly sink: Sink;
   /** The sinks' breakers, keyed by sink name. */
@@ -41,7 +41,7 @@ interface SinkAttempt extends PreparedAttempt {
 }
 
 /** The sink as a delivery target. */
-function sinkTarget(deps: ProcessorDeps): DeliveryTarget<SinkAttempt> {
+function sinkTarget(deps: SinkTargetDeps): DeliveryTarget<SinkAttempt> {
   const { sink, breaker, config } = deps;
   // The config is fixed for the process's life: merge each source's policy once.
   const policies = new Map<string, RetryConfig>();
@@ -120,7 +120,7 @@ function sinkMetrics(metrics: Metrics, sink: string): AttemptMetrics {
 
 /** Build the BullMQ processor of one sink's queue. */
 export function createDeliveryProcessor(
-  deps: ProcessorDeps,
+  deps: SinkTargetDeps,
 ): (job: DeliveryJob, token?: string) => Promise<void> {
   return createAttemptRunner({
     target: sinkTarget(deps),
