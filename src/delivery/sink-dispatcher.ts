@@ -91,7 +91,7 @@ export class SinkDispatcher {
     }
   }
 
-  /** Stop the sinks' breaker and its report, once the pool's workers have stopped (WorkerPool.stop). */
+  /** Stop the sinks' breaker, once the pool's workers have stopped (WorkerPool.stop). */
   async close(): Promise<void> {
     await this.breaker?.close().catch(() => undefined);
   }

@@ -1,6 +1,6 @@
 // The BullMQ workers of delivery, for both directions: a pool is given its queues and the processor of
-// its target (a sink's attempt runner, or the endpoints'), and every pool stops the same way. Inbound
-// and outbound used to build their workers apart, and their close paths and stall handling drifted.
+// its target (a sink's attempt runner, or the endpoints'), so both directions share one close path and
+// one stall handling.
 //
 // Stalls: a job whose worker died or lost its lock comes back, and its next claim counts the attempt
 // the dead worker made; the retry policy in the ledger ends it (out of attempts, through the fenced

@@ -1,5 +1,5 @@
 // Shutdown under one deadline. Roles stop at once, each undoing its own steps in reverse, so a slow
-// client on the HTTP server cannot delay the dispatcher's grace; what the roles share (the Redis
+// client on the HTTP server cannot eat into the delivery workers' time; what the roles share (the Redis
 // connections, the queue producers) closes only after every role, so nothing is used after it is closed.
 import type { Logger } from "../observability/logger.ts";
 
