@@ -49,7 +49,15 @@ export interface AcceptedRequest extends Omit<IdentityInput, "sha256"> {
 export function newHookRecord(req: AcceptedRequest): { hook: HookRecord; dedupIdentity: string } {
   const { headers, body, tenant } = req;
   const sha256 = hash("sha256", body, "hex");
-  const identity = hookIdentity({ ...req, sha256 });
+  const identity = hookIdentity({
+    sourceName: req.sourceName,
+    source: req.source,
+    tenant,
+    headers,
+    body,
+    sha256,
+    verifiedId: req.verifiedId,
+  });
   const hook: HookRecord = {
     // The dedup identity picks the bucket, so a duplicate meets its first copy's dedup key there.
     id: newId("hk", req.receivedAt, bucketFor(identity.dedupIdentity)),

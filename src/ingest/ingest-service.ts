@@ -126,12 +126,14 @@ export class IngestService {
 
     const verified = timeline.now();
     const { hook, dedupIdentity } = newHookRecord({
-      ...req,
       sourceName: req.source,
       source,
       tenant,
+      headers: req.headers,
+      body: req.body,
       receivedAt,
       verifiedId: verdict.messageId,
+      traceparent: req.traceparent,
     });
     const jobs = jobRows(hook.id, source.sinks);
     const { outcome, persisted } = await this.persistWithJobs(hook, jobs, {

@@ -22,16 +22,10 @@ const resolved = new WeakMap<VerifyConfig, Map<string | typeof SHARED, SchemeCon
 export function schemeConfigFor(cfg: VerifyConfig, tenant: string | undefined): SchemeConfig | undefined {
   // `none` has no secrets (nor has a hand-built config of an unknown type, which the verifier refuses).
   if (cfg.type === "none" || !("secrets" in cfg || "secrets_by_tenant" in cfg)) return cfg as SchemeConfig;
-  const { secrets_by_tenant: byTenant, secrets, ...rest } = cfg;
+  const byTenant = cfg.secrets_by_tenant;
   // With per-tenant secrets only a tenant's own list counts: a hook without a tenant has none.
   const key = byTenant === undefined ? SHARED : tenant;
-  const list =
-    byTenant === undefined
-      ? secrets
-      : tenant !== undefined && Object.hasOwn(byTenant, tenant)
-        ? byTenant[tenant]
-        : undefined;
-  if (key === undefined || list === undefined) return undefined;
+  if (key === undefined) return undefined;
   let views = resolved.get(cfg);
   if (views === undefined) {
     views = new Map();
@@ -39,6 +33,15 @@ export function schemeConfigFor(cfg: VerifyConfig, tenant: string | undefined): 
   }
   let view = views.get(key);
   if (view === undefined) {
+    // Built once per (config, tenant), not per request.
+    const list =
+      byTenant === undefined
+        ? cfg.secrets
+        : Object.hasOwn(byTenant, key)
+          ? byTenant[key as string]
+          : undefined;
+    if (list === undefined) return undefined;
+    const { secrets_by_tenant: _byTenant, secrets: _secrets, ...rest } = cfg;
     view = { ...rest, secrets: list } as SchemeConfig;
     views.set(key, view);
   }
