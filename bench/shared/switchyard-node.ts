@@ -9,7 +9,7 @@ import { type Gateway, startGateway } from "../../src/runtime/gateway.ts";
 import { serveControl } from "./control.ts";
 
 const [mode, configJson = "{}"] = process.argv.slice(2);
-const config = configSchema.parse(JSON.parse(configJson));
+const config = configSchema().parse(JSON.parse(configJson));
 const opts = { logger: silentLogger(), metrics: new Metrics() };
 
 if (mode === "api") {

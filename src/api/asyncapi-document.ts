@@ -4,7 +4,7 @@
 // here, because this document is public.
 import type { Config } from "../config/schema.ts";
 import type { Logger } from "../observability/logger.ts";
-import { createSink } from "../sinks/registry.ts";
+import { createSink, sinkTraits } from "../sinks/registry.ts";
 import type { Sink, SinkDescription } from "../sinks/sink.ts";
 import { HOOK_MESSAGE, hookMessage, hookMessageSchema } from "./asyncapi-message.ts";
 
@@ -136,13 +136,15 @@ export function buildAsyncApiDocument(
 }
 
 /**
- * The document for `config`, asking real sink instances to describe themselves. Sinks connect lazily, so
- * creating them here opens nothing; they are closed again before this returns.
+ * The document for `config`, asking real sink instances to describe themselves: those whose type has a
+ * protocol a consumer reads (its plugin's traits). Sinks connect lazily, so creating them here opens
+ * nothing; they are closed again before this returns.
  */
 export async function asyncApiForConfig(config: Config, logger: Logger): Promise<AsyncApiDocument> {
   const sinks = new Map<string, Sink>();
   try {
     for (const [name, sinkConfig] of Object.entries(config.sinks)) {
+      if (sinkTraits(sinkConfig.type).protocol === undefined) continue;
       const deps = { logger, defaultClaimCheckBytes: config.dispatch.claim_check_bytes };
       sinks.set(name, createSink(name, sinkConfig, deps));
     }

@@ -25,3 +25,7 @@ export const breaker = strict.object({
   max_open_ms: positiveInt.default(300_000),
 });
 export type BreakerConfig = z.infer<typeof breaker>;
+
+/** pino's levels; `silent` turns the log off. Here, not in schema.ts, so the logger needs no schema. */
+export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -75,7 +75,7 @@ export function parseConfig(
     );
   }
   const filled = applyEnvDefaults(doc.toJS() ?? {}, env);
-  const result = configSchema.safeParse(filled.doc);
+  const result = configSchema().safeParse(filled.doc);
   if (!result.success) {
     throw new ConfigError(`${file}: invalid config`, file, formatIssues(result.error, filled.applied));
   }

@@ -1,13 +1,12 @@
 // Lists in the config that are sets. A repeat is always a mistake and sometimes a harmful one: a sink
 // listed twice in a source gave each hook two live deliveries for one row, whose record then never
 // expired. Repeats are refused at boot, naming the entry; secrets and tokens by position only, so the
-// message never prints a credential.
+// message never prints a credential. A sink type checks its own lists (a Kafka broker) in its schema.
 import type { z } from "zod";
 
 interface Checked {
   readonly redis: { readonly cluster?: { readonly nodes: readonly string[] } | undefined };
   readonly admin: { readonly tokens: readonly (string | { readonly token: string })[] };
-  readonly sinks: Readonly<Record<string, { readonly type: string; readonly brokers?: readonly string[] }>>;
   readonly sources: Readonly<
     Record<
       string,
@@ -22,7 +21,7 @@ interface Checked {
 type Path = readonly (string | number)[];
 
 /** Report each entry of `list` equal to an earlier one; empty entries (an unset `${VAR:-}`) are skipped. */
-function refuseRepeats(
+export function refuseRepeats(
   ctx: z.RefinementCtx,
   path: Path,
   list: readonly string[] | undefined,
@@ -37,7 +36,8 @@ function refuseRepeats(
   });
 }
 
-const named = (value: string): string => `"${value}" is listed twice`;
+/** The message for a repeated entry that may be shown. */
+export const named = (value: string): string => `"${value}" is listed twice`;
 
 /** Add an issue for every repeated entry of the config's set-like lists. */
 export function refuseDuplicateEntries(cfg: Checked, ctx: z.RefinementCtx): void {
@@ -48,9 +48,6 @@ export function refuseDuplicateEntries(cfg: Checked, ctx: z.RefinementCtx): void
     cfg.admin.tokens.map((t) => (typeof t === "string" ? t : t.token)),
     (_, first) => `the same token as [${first}]`,
   );
-  for (const [sinkName, sink] of Object.entries(cfg.sinks)) {
-    refuseRepeats(ctx, ["sinks", sinkName, "brokers"], sink.brokers, named);
-  }
   for (const [sourceName, src] of Object.entries(cfg.sources)) {
     refuseRepeats(ctx, ["sources", sourceName, "sinks"], src.sinks, named);
     refuseRepeats(

@@ -1,6 +1,7 @@
 // Cross-field checks that do not stop boot but name a combination that will hurt in production: the
 // boot logs them and `switchyard check-config` prints them. Refusals (a retention shorter than a
 // retry, an unknown sink) are the schema's; what is only risky is said here, with the key to change.
+import { sinkTraits } from "../sinks/registry.ts";
 import { dedupAgreement } from "./dedup-agreement.ts";
 import type { Config } from "./schema.ts";
 
@@ -16,20 +17,18 @@ export interface ProcessRoles {
   readonly dispatch: boolean;
 }
 
-/** Sink types that hand consumers a claim URL instead of a large body (the queue sinks). */
-const CLAIM_CHECK_TYPES: ReadonlySet<string> = new Set(["amqp", "kafka"]);
-
 const list = (names: readonly string[]): string => names.join(", ");
 
 /**
- * Claim URLs are built by the process that delivers. Without `http.public_url` it falls back to its
+ * Claim URLs are built by the process that delivers, for the sink types whose traits say they take the
+ * claim check. Without `http.public_url` it falls back to its
  * own loopback address and port, where a worker-only process serves nothing.
  */
 function unusableClaimUrls(config: Config, roles: ProcessRoles): ConfigWarning[] {
   if (!roles.dispatch || roles.api || config.http.public_url !== undefined) return [];
   const routed = new Set(Object.values(config.sources).flatMap((s) => s.sinks));
   const claimSinks = Object.entries(config.sinks)
-    .filter(([name, sink]) => routed.has(name) && CLAIM_CHECK_TYPES.has(sink.type))
+    .filter(([name, sink]) => routed.has(name) && sinkTraits(sink.type).claimCheck)
     .map(([name]) => name);
   if (claimSinks.length === 0) return [];
   return [

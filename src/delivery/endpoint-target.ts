@@ -13,7 +13,7 @@ import { outboundBody } from "../domain/outbound-body.ts";
 import { signStandardWebhook } from "../domain/signing.ts";
 import { ssrfBlockOf } from "../fanout/ssrf-guard.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import { httpTarget, sendHttp } from "../sinks/http/http-send.ts";
+import { httpTarget, sendHttp } from "../sinks/http-send.ts";
 import { EVENT_ATTEMPT_FIELDS, toEventRecord } from "../store/event-store.ts";
 import type { Keys } from "../store/keys.ts";
 import type { DeliveryJob } from "./attempt-runner.ts";

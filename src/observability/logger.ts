@@ -2,7 +2,7 @@
 // and these paths catch the places where a whole config or header set might slip into a line.
 // The level comes from the loaded config (`log_level`, fed by LOG_LEVEL), so one place decides it.
 import { pino } from "pino";
-import type { LogLevel } from "../config/schema.ts";
+import type { LogLevel } from "../config/fields.ts";
 import { maskUserinfoIn } from "../domain/masked-url.ts";
 
 export type Logger = pino.Logger;

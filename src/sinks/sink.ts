@@ -1,5 +1,5 @@
-// The contract every sink type implements. Adding a sink type means one folder under src/sinks/
-// and one line in the registry; dispatch knows nothing else about it.
+// The contract every sink implements. A sink type is a plugin (plugin.ts) whose factory builds these;
+// dispatch knows nothing else about it.
 import type { DeliveryResult } from "../domain/error-class.ts";
 import type { Delivery } from "../domain/hook.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -8,7 +8,8 @@ import type { Logger } from "../observability/logger.ts";
 export interface SinkDescription {
   /** `message`: the queue message v1 is published; `body`: the raw hook body is forwarded. */
   readonly payload: "message" | "body";
-  readonly protocol: "http" | "amqp" | "kafka";
+  /** The sink type's `traits.protocol`. */
+  readonly protocol: string;
   /** Broker or URL without userinfo. */
   readonly host: string;
   /** Channel address: exchange + routing key template, topic, or path. */

@@ -2,7 +2,7 @@ import { createHash, createHmac } from "node:crypto";
 import { createServer } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
-import type { HttpSinkConfig } from "../../src/config/schema.ts";
+import type { HttpSinkConfig } from "../../src/sinks/http/config.ts";
 import type { DeliveryResult, SinkFailure } from "../../src/domain/error-class.ts";
 import type { Delivery, HookRecord } from "../../src/domain/hook.ts";
 import { newId, type ReplayId } from "../../src/domain/ids.ts";

@@ -3,7 +3,7 @@
 // large on its own is dead-lettered.
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import type { KafkaSinkConfig } from "../../src/config/schema.ts";
+import type { KafkaSinkConfig } from "../../src/sinks/kafka/config.ts";
 import type { Sink } from "../../src/sinks/sink.ts";
 import { TOPIC, delivery, failureOf, hook, kafkaSink, never } from "../support/kafka-sink-fixtures.ts";
 import { KafkaTestBroker } from "../support/kafka-test-broker/broker.ts";

@@ -1,7 +1,7 @@
 // The kafka sink through real kafkajs against the Kafka-protocol test peer, over time: reconnects after the
 // broker goes away, aborts, batching of concurrent deliveries, and flushing on close.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { KafkaSinkConfig } from "../../src/config/schema.ts";
+import type { KafkaSinkConfig } from "../../src/sinks/kafka/config.ts";
 import type { Sink } from "../../src/sinks/sink.ts";
 import { TOPIC, delivery, failureOf, kafkaSink, never } from "../support/kafka-sink-fixtures.ts";
 import { KafkaTestBroker } from "../support/kafka-test-broker/broker.ts";

@@ -2,7 +2,7 @@
 // sink describes itself, and how broker errors are classified. Reconnects, aborts and batching are in
 // kafka-sink-flow.test.ts.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { KafkaSinkConfig } from "../../src/config/schema.ts";
+import type { KafkaSinkConfig } from "../../src/sinks/kafka/config.ts";
 import type { ClaimRef } from "../../src/domain/hook.ts";
 import { newId } from "../../src/domain/ids.ts";
 import type { Sink } from "../../src/sinks/sink.ts";

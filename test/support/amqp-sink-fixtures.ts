@@ -3,7 +3,7 @@
 // queue-content, broker-answer and flow test files exercise the sink the same way.
 import { createHash, randomBytes } from "node:crypto";
 import { afterEach, expect } from "vitest";
-import type { AmqpSinkConfig } from "../../src/config/schema.ts";
+import type { AmqpSinkConfig } from "../../src/sinks/amqp/config.ts";
 import type { DeliveryResult } from "../../src/domain/error-class.ts";
 import type { ClaimRef, Delivery } from "../../src/domain/hook.ts";
 import { idempotencyKey } from "../../src/domain/hook.ts";

@@ -2,7 +2,7 @@
 // is not valid UTF-8), and sinks pointed at the Kafka-protocol test peer, so the message-shape and flow test
 // files build their inputs the same way.
 import { createHash } from "node:crypto";
-import type { KafkaSinkConfig } from "../../src/config/schema.ts";
+import type { KafkaSinkConfig } from "../../src/sinks/kafka/config.ts";
 import type { DeliveryResult } from "../../src/domain/error-class.ts";
 import type { Delivery, HookRecord } from "../../src/domain/hook.ts";
 import { newId } from "../../src/domain/ids.ts";

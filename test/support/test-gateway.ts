@@ -31,7 +31,7 @@ export function testConfig(input: Record<string, unknown>, redisUrl = REDIS_URL)
   for (const key of ["redis", "http", "admin", "dispatch"] as const) {
     merged[key] = { ...base[key], ...(input[key] as object | undefined) };
   }
-  return configSchema.parse(merged);
+  return configSchema().parse(merged);
 }
 
 export interface TestGateway {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AmqpSinkConfig } from "../../src/config/schema.ts";
+import type { AmqpSinkConfig } from "../../src/sinks/amqp/config.ts";
 import { silentLogger } from "../../src/observability/logger.ts";
 import { brokerHost, createAmqpSink } from "../../src/sinks/amqp/amqp-sink.ts";
 

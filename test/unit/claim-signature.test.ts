@@ -45,7 +45,7 @@ describe("ClaimSigner", () => {
 
 describe("claimUrlTtlS", () => {
   const cfg = (extra: Record<string, unknown>) =>
-    configSchema.parse({
+    configSchema().parse({
       sinks: {},
       sources: {},
       retention_s: 1000,

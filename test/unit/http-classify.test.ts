@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DeliveryResult, SinkFailure } from "../../src/domain/error-class.ts";
-import { classifyAnswer, classifyError, parseRetryAfter } from "../../src/sinks/http/classify.ts";
+import { classifyAnswer, classifyError, parseRetryAfter } from "../../src/sinks/http-classify.ts";
 
 const NOW = Date.parse("2025-01-01T00:00:00Z");
 

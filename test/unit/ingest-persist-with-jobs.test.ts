@@ -37,7 +37,7 @@ function service(hooks: HookWriter) {
       return Promise.resolve();
     },
   };
-  const config = configSchema.parse({
+  const config = configSchema().parse({
     redis: { url: "redis://127.0.0.1:6379" },
     sinks: { s: { type: "http", url: "http://127.0.0.1:9/s" } },
     sources: { src: { verify: { type: "none" }, sinks: ["s"] } },

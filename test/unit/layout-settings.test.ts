@@ -7,7 +7,7 @@ import { layoutSettingsOf } from "../../src/store/layout/layout-settings.ts";
 
 it("layoutSettingsOf: retention_s, and the sources whose path tenants share one dedup identity", () => {
   const base = { sinks: ["audit"], allow_non_durable: true };
-  const config = configSchema.parse({
+  const config = configSchema().parse({
     retention_s: 345_600,
     sinks: { audit: { type: "log" } },
     sources: {

@@ -120,7 +120,7 @@ async function timeFull(base: string, expected: number): Promise<number> {
 
 async function main(): Promise<void> {
   const prefix = `bench${randomBytes(4).toString("hex")}`;
-  const config = configSchema.parse({
+  const config = configSchema().parse({
     redis: { url: REDIS_URL, prefix },
     http: { port: 0, host: "127.0.0.1" },
     admin: { tokens: [TOKEN] },

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { Webhook } from "standardwebhooks";
-import { configSchema } from "../../../src/config/schema.ts";
+import { type Config, configSchema } from "../../../src/config/schema.ts";
 import { sinkDeliveryId } from "../../../src/domain/hook.ts";
 import type { HookId } from "../../../src/domain/ids.ts";
 import { silentLogger } from "../../../src/observability/logger.ts";
@@ -33,8 +33,8 @@ export interface SwitchyardMemory {
   readonly own?: { readonly record: number; readonly row: number; readonly job: number };
 }
 
-function config(redisUrl: string, secret: string, sinkUrl: string): ReturnType<typeof configSchema.parse> {
-  return configSchema.parse({
+function config(redisUrl: string, secret: string, sinkUrl: string): Config {
+  return configSchema().parse({
     redis: { url: redisUrl, prefix: PREFIX },
     http: { port: 0, host: "127.0.0.1" },
     dispatch: { retry: { max_attempts: 1 } },

@@ -87,7 +87,7 @@ async function run(c: Contender, round: number): Promise<Figures> {
     return { ingest: load.rate, e2e: (N * 1000) / (lastAt - startedAt) };
   } finally {
     await Promise.all(children.map((t) => t.stop()));
-    const redis: RedisClient = testRedis(configSchema.parse(configOf(c.backend, prefix)));
+    const redis: RedisClient = testRedis(configSchema().parse(configOf(c.backend, prefix)));
     await deletePrefix(redis, prefix).catch(() => undefined);
     redis.disconnect();
   }

@@ -1,7 +1,7 @@
 // The RabbitMQ sink: each hook becomes one queue message v1, published persistent and mandatory to the
 // configured exchange, and a delivery is ok only when the broker confirms it. Connection handling, confirm
 // correlation, batching and error mapping live beside this file; this one wires them to the Sink contract.
-import type { AmqpSinkConfig } from "../../config/schema.ts";
+import type { AmqpSinkConfig } from "./config.ts";
 import type { DeliveryResult } from "../../domain/error-class.ts";
 import type { Delivery } from "../../domain/hook.ts";
 import { buildQueueMessage, queueMessageHeaders } from "../queue-message.ts";

@@ -1,13 +1,13 @@
 // The http sink: forwards a hook's exact bytes to one URL over a keep-alive undici Pool, signed with Standard
 // Webhooks headers when a secret is configured, and turns the answer into a DeliveryResult.
 import { Pool } from "undici";
-import type { HttpSinkConfig } from "../../config/schema.ts";
+import type { HttpSinkConfig } from "./config.ts";
 import type { DeliveryResult } from "../../domain/error-class.ts";
 import type { Delivery } from "../../domain/hook.ts";
 import { decodeSecret, signStandardWebhook } from "../../domain/signing.ts";
 import { queueMessageHeaders } from "../queue-message.ts";
 import type { SinkFactory } from "../sink.ts";
-import { httpDispatcherTimeouts, httpTarget, sendHttp } from "./http-send.ts";
+import { httpDispatcherTimeouts, httpTarget, sendHttp } from "../http-send.ts";
 
 /** Configured headers, lower-cased (http-send adds Basic auth from the URL's userinfo). */
 function configuredHeaders(config: HttpSinkConfig): Record<string, string> {

@@ -5,7 +5,7 @@
 // kafkajs retries once at most: Switchyard's dispatch owns retries, backoff and the breaker, and needs
 // a prompt, classified answer (an unknown topic must come back as a config error, not after a minute).
 import { Kafka, Partitioners, type Message, type Producer, type SASLOptions } from "kafkajs";
-import type { KafkaSinkConfig } from "../../config/schema.ts";
+import type { KafkaSinkConfig } from "./config.ts";
 import { ok, transient, type DeliveryResult } from "../../domain/error-class.ts";
 import type { Delivery } from "../../domain/hook.ts";
 import { buildQueueMessage, queueMessageHeaders } from "../queue-message.ts";

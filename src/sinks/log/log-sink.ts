@@ -1,6 +1,6 @@
 // The log sink: one pino line per hook, for demos and for watching a source before wiring a real destination.
 // It is never durable, and it logs what identifies a hook, never its body or header values.
-import type { LogSinkConfig } from "../../config/schema.ts";
+import type { LogSinkConfig } from "./config.ts";
 import { ok, type DeliveryResult } from "../../domain/error-class.ts";
 import type { Delivery } from "../../domain/hook.ts";
 import type { SinkFactory } from "../sink.ts";

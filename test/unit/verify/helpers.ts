@@ -12,7 +12,7 @@ export const BODY = '{"id":"evt_1","object":"event","data":{"amount":4200,"note"
 
 /** Parse a `verify:` block through the full config schema, exactly as boot would. */
 export function viaSchema(verify: unknown): VerifyConfig {
-  const cfg = configSchema.parse({
+  const cfg = configSchema().parse({
     sinks: { audit: { type: "log" } },
     sources: { src: { verify, sinks: ["audit"], allow_non_durable: true } },
   });

@@ -7,7 +7,7 @@ import { schemeConfigFor } from "../../../src/ingest/verify/scheme-config.ts";
 import { configSchema } from "../../../src/config/schema.ts";
 import { BODY, expectFail, req } from "./helpers.ts";
 
-const verify = configSchema.parse({
+const verify = configSchema().parse({
   sinks: { audit: { type: "log" } },
   sources: {
     src: {

@@ -8,7 +8,7 @@ import {
   retryAfter,
   transient,
   type DeliveryResult,
-} from "../../domain/error-class.ts";
+} from "../domain/error-class.ts";
 
 /** What the classifier needs from a response: no request data, so a reason can never leak a secret. */
 export interface HttpAnswer {

@@ -5,9 +5,9 @@
 // the response headers, and each pause in the body; the attempt as a whole is bounded by the caller's
 // signal (the attempt timeout). Redirects are never followed. Of an error body at most 1 KiB is kept.
 import type { Dispatcher } from "undici";
-import { type DeliveryResult, transient } from "../../domain/error-class.ts";
-import { classifyError } from "./classify.ts";
-import { resultOfAnswer } from "./read-start.ts";
+import { type DeliveryResult, transient } from "../domain/error-class.ts";
+import { classifyError } from "./http-classify.ts";
+import { resultOfAnswer } from "./http-read-start.ts";
 
 /** undici's codes for a timer of ours running out (connect, headers, body). */
 const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);

@@ -1,8 +1,8 @@
 // Reading a response body just enough: its start for a failure reason, and the rest drained so undici can put
 // the keep-alive connection back in the pool. A body that goes on and on is cut off rather than read forever.
 import type { Readable } from "node:stream";
-import { type DeliveryResult, ok } from "../../domain/error-class.ts";
-import { classifyAnswer } from "./classify.ts";
+import { type DeliveryResult, ok } from "../domain/error-class.ts";
+import { classifyAnswer } from "./http-classify.ts";
 
 /** Bytes of the body kept for a failure reason (the DLQ never stores more than 1 KiB of a response). */
 export const KEEP_BYTES = 1024;
