@@ -36,7 +36,6 @@ const allowedOrigin = z.string().refine((value) => {
   }
 }, "must be an origin as browsers send it, like https://ops.example.com (scheme, host and optional port; no path, no trailing slash, no wildcard)");
 
-
 // The constant defaults below are the last resort: the loader first fills `http.port`, `redis.url`
 // and `log_level` from PORT, REDIS_URL and LOG_LEVEL when the file leaves them out (env-defaults.ts).
 // Built from the registered sink types (and verify presets), so it is a function: see configSchema().
