@@ -1,38 +1,21 @@
 // Which dedup settings agree with which verify schemes. A hook is deduplicated on the message id its
 // signature covers: if dedup read a header the signature does not cover, one captured request could be
-// re-sent with a new value there and be accepted as a new hook, signature and all.
+// re-sent with a new value there and be accepted as a new hook, signature and all. What a scheme's
+// signature covers is its preset's (`covers`, src/ingest/verify/presets/):
 //   - A scheme that signs a message id (Standard Webhooks / Svix: `webhook-id` or `svix-id`) must be
 //     deduplicated on that id (ingest then keys on the id the verifier checked, whichever family it
 //     came under), on the body hash, or on a body field; any other header is refused at boot.
 //   - A scheme that signs only the body (and a timestamp, for some) agrees with the body hash or a body
 //     field. A header dedup there reads an unsigned header: a warning, not a refusal, because it is
 //     how those providers document their delivery ids (GitHub, Shopify) and configs rely on it.
+import { dedupPresetOf, verifyPresetOf } from "../ingest/verify/registry.ts";
 import type { DedupConfig, VerifyConfig } from "./source-schema.ts";
 
-/** The message-id headers a scheme's signature covers. */
-const SIGNED_ID_HEADERS: Partial<Record<VerifyConfig["type"], readonly string[]>> = {
-  standard_webhooks: ["webhook-id", "svix-id"],
-};
-
-/** The header a dedup setting keys on, if it keys on one. */
+/** The header a dedup setting keys on, if it keys on one (a preset's: the first header it tries). */
 export function dedupHeader(dedup: DedupConfig): string | undefined {
   if (typeof dedup === "object") return "header" in dedup ? dedup.header : undefined;
-  switch (dedup) {
-    case "github":
-      return "x-github-delivery";
-    case "shopify":
-      return "x-shopify-webhook-id";
-    case "standard_webhooks":
-      return "webhook-id";
-    case "svix":
-      return "svix-id";
-    case "stripe":
-    case "body":
-      return undefined;
-    default:
-      dedup satisfies never;
-      return undefined;
-  }
+  const preset = dedupPresetOf(dedup);
+  return preset !== undefined && "headers" in preset ? preset.headers[0] : undefined;
 }
 
 export type DedupAgreement =
@@ -41,37 +24,28 @@ export type DedupAgreement =
   /** Keyed on `header`, which the scheme does not sign; a captured body may come back under a new one within `window`. */
   | { readonly kind: "unsigned_header"; readonly header: string; readonly window: string };
 
-/** How long a captured request passes verification: the timestamp tolerance, or forever without one. */
-function replayWindow(verify: VerifyConfig): string {
-  switch (verify.type) {
-    case "stripe":
-    case "slack":
-    case "standard_webhooks":
-      return `for ${verify.tolerance_s} s (the timestamp tolerance)`;
-    case "hmac":
-      return verify.timestamp_header === undefined
-        ? "indefinitely (no timestamp is signed)"
-        : `for ${verify.tolerance_s} s (the timestamp tolerance)`;
-    case "github":
-    case "shopify":
-    case "none":
-      return "indefinitely (the scheme signs no timestamp)";
-  }
-}
-
 /** Does `dedup` key on what `verify` signs? */
 export function dedupAgreement(verify: VerifyConfig, dedup: DedupConfig): DedupAgreement {
   const header = dedupHeader(dedup);
+  const preset = verifyPresetOf(verify.type);
   // The body (or a field of it) is signed by every scheme; with `none` nothing is, so nothing disagrees.
-  if (header === undefined || verify.type === "none") return { kind: "agrees" };
-  const signed = SIGNED_ID_HEADERS[verify.type];
-  if (signed === undefined) return { kind: "unsigned_header", header, window: replayWindow(verify) };
+  if (header === undefined || preset === undefined || preset.covers.kind === "nothing")
+    return { kind: "agrees" };
+  if (preset.covers.kind === "body")
+    return { kind: "unsigned_header", header, window: preset.replayWindow(verify) };
+  const signed = preset.covers.headers;
   if (signed.includes(header)) return { kind: "agrees" };
+  const idPresets = Object.keys(preset.dedup);
   return {
     kind: "refused",
     message:
       `keys on ${header}, which a ${verify.type} signature does not cover (it signs ${signed.join(" or ")}): ` +
       `a captured request re-sent with a new ${header} would be accepted again. Use dedup ` +
-      `standard_webhooks or svix (the id the signature covers), body, or a { json: … } field`,
+      `${idPresets.length > 0 ? `${idPresets.join(" or ")} (the id the signature covers), ` : ""}body, or a { json: … } field`,
   };
+}
+
+/** Does the source's scheme sign nothing (`none`), so its hooks are bound to no secret or tenant? */
+export function signsNothing(verify: VerifyConfig): boolean {
+  return verifyPresetOf(verify.type)?.covers.kind === "nothing";
 }

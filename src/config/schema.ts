@@ -8,7 +8,8 @@ import { LOG_LEVELS, breaker, name, positiveInt, retry } from "./fields.ts";
 import { durabilitySchema, redisSchema } from "./redis-schema.ts";
 import { sinkSchema } from "./sink-schema.ts";
 import { sinkRegistryGeneration, sinkTraits } from "../sinks/registry.ts";
-import { source } from "./source-schema.ts";
+import { sourceSchema } from "./source-schema.ts";
+import { verifyRegistryGeneration } from "../ingest/verify/registry.ts";
 import { tenantSecretsIssues } from "./tenant-secrets.ts";
 import { refuseDuplicateEntries } from "./unique-lists.ts";
 
@@ -149,7 +150,7 @@ function buildConfigSchema() {
         })
         .prefault({}),
       sinks: z.record(name, sinkSchema()),
-      sources: z.record(name, source),
+      sources: z.record(name, sourceSchema()),
     })
     .superRefine((cfg, ctx) => {
       refuseDuplicateEntries(cfg, ctx);
@@ -234,7 +235,7 @@ function buildConfigSchema() {
 }
 
 /** Changes whenever a sink type or verify preset is registered. */
-const registryGeneration = (): string => `${sinkRegistryGeneration()}`;
+const registryGeneration = (): string => `${sinkRegistryGeneration()}:${verifyRegistryGeneration()}`;
 
 let built: { readonly schema: ReturnType<typeof buildConfigSchema>; readonly generation: string } | undefined;
 

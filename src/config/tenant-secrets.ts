@@ -2,6 +2,7 @@
 // therefore cannot tell which tenant a signed message was meant for (ingest dedups across its tenants
 // instead); one with `secrets_by_tenant` can, and these checks make that binding hold: every tenant the
 // source accepts has secrets, none of them anyone else's.
+import { signsNothing } from "./dedup-agreement.ts";
 import type { SourceConfig } from "./source-schema.ts";
 
 export interface SecretsIssue {
@@ -13,7 +14,7 @@ export interface SecretsIssue {
 /** What is wrong with a source's secrets against its tenants; empty when nothing is. */
 export function tenantSecretsIssues(src: SourceConfig): SecretsIssue[] {
   const verify = src.verify;
-  if (verify.type === "none") return [];
+  if (signsNothing(verify)) return [];
   const { secrets, secrets_by_tenant: byTenant } = verify;
   if ((secrets === undefined) === (byTenant === undefined)) {
     return [{ path: ["verify"], message: "give exactly one of secrets and secrets_by_tenant" }];
@@ -56,6 +57,6 @@ export function tenantSecretsIssues(src: SourceConfig): SecretsIssue[] {
  * posted for two tenants are two hooks.
  */
 export function dedupTenant(src: SourceConfig, tenant: string | undefined): string | undefined {
-  if (src.verify.type === "none" || src.verify.secrets_by_tenant !== undefined) return tenant;
+  if (src.verify.secrets_by_tenant !== undefined || signsNothing(src.verify)) return tenant;
   return src.tenant;
 }

@@ -1,10 +1,11 @@
 // The dedup key of an inbound hook: the provider's own event/delivery id where the source's preset names
-// one, else a hash of the body. Keys are namespaced by origin (`h:` header, `j:` JSON field, `sha256:` body
+// one (a header or a body field, as its verification preset defines it), else a hash of the body. Keys are namespaced by origin (`h:` header, `j:` JSON field, `sha256:` body
 // hash) so an id taken from one place can never collide with a value taken from another. Pure; never throws.
 import { createHash } from "node:crypto";
 import { dedupHeader } from "../config/dedup-agreement.ts";
 import type { DedupConfig } from "../config/schema.ts";
 import { jsonPathValue } from "./json-path-scan.ts";
+import { dedupPresetOf } from "./verify/registry.ts";
 
 /** Longer explicit values are replaced by their hash, keeping Redis keys bounded whatever a sender sends. */
 const MAX_VALUE_CHARS = 200;
@@ -66,23 +67,10 @@ export function computeDedupKey(
       ? fromHeader(headers, bodyKey, cfg.header.toLowerCase())
       : fromJson(body, cfg.json, bodyKey);
   }
-  switch (cfg) {
-    case "stripe":
-      return fromJson(body, "id", bodyKey);
-    case "github":
-      return fromHeader(headers, bodyKey, "x-github-delivery");
-    case "shopify":
-      return fromHeader(headers, bodyKey, "x-shopify-webhook-id");
-    case "standard_webhooks":
-      return fromHeader(headers, bodyKey, "webhook-id", "svix-id");
-    case "svix":
-      return fromHeader(headers, bodyKey, "svix-id", "webhook-id");
-    case "body":
-      return bodyKey();
-    default: {
-      // Unreachable for a parsed config; a hand-built one still gets a key rather than a throw.
-      cfg satisfies never;
-      return bodyKey();
-    }
-  }
+  // `body`, and (for a hand-built config) a name no preset defines, key on the body.
+  const preset = dedupPresetOf(cfg);
+  if (preset === undefined) return bodyKey();
+  return "json" in preset
+    ? fromJson(body, preset.json, bodyKey)
+    : fromHeader(headers, bodyKey, ...preset.headers);
 }

@@ -1,15 +1,10 @@
-// Inbound signature verification: one entry point that dispatches on the source's configured scheme.
+// Inbound signature verification: one entry point that hands a request to the source's preset.
 // Pure and synchronous (no I/O), and never throws on request input, so the ingest route can call it
 // inline and map `{ ok: false }` to 401 or quarantine.
 import type { VerifyConfig } from "../../config/schema.ts";
-import { verifyCustomHmac } from "./custom-hmac.ts";
-import { verifyGithub } from "./github.ts";
-import { OK, fail, type VerifyOutcome, type VerifyRequest } from "./outcome.ts";
+import { fail, type VerifyOutcome, type VerifyRequest } from "./outcome.ts";
+import { verifyPresetOf } from "./registry.ts";
 import { schemeConfigFor } from "./scheme-config.ts";
-import { verifyShopify } from "./shopify.ts";
-import { verifySlack } from "./slack.ts";
-import { verifyStandardWebhooks } from "./standard-webhooks.ts";
-import { verifyStripe } from "./stripe.ts";
 
 export type { VerifyOutcome, VerifyRequest } from "./outcome.ts";
 
@@ -24,29 +19,12 @@ export function verifySignature(
   nowMs: number,
   tenant?: string,
 ): VerifyOutcome {
+  // Unregistered only in a hand-built config; it still gets a failure rather than a throw.
+  const preset = verifyPresetOf(source.type);
+  if (preset === undefined) return fail(`unknown verify type ${String(source.type)}`);
   const cfg = schemeConfigFor(source, tenant);
   if (cfg === undefined) return fail(`no ${source.type} secrets configured for this tenant`);
-  switch (cfg.type) {
-    case "none":
-      return OK;
-    case "stripe":
-      return verifyStripe(cfg, req, nowMs);
-    case "github":
-      return verifyGithub(cfg, req);
-    case "shopify":
-      return verifyShopify(cfg, req);
-    case "slack":
-      return verifySlack(cfg, req, nowMs);
-    case "standard_webhooks":
-      return verifyStandardWebhooks(cfg, req, nowMs);
-    case "hmac":
-      return verifyCustomHmac(cfg, req, nowMs);
-    default: {
-      // Unreachable for a parsed config; a hand-built one still gets a failure rather than a throw.
-      const unknown: never = cfg;
-      return fail(`unknown verify type ${String((unknown as { type?: unknown }).type)}`);
-    }
-  }
+  return preset.verify(cfg, req, nowMs);
 }
 
 /** The scheme's name for the `scheme` label of `switchyard_verify_failures_total`, e.g. "stripe". */

@@ -1,14 +1,11 @@
 // A source's `verify` config names its secrets once for every tenant or once per tenant; a verifier
 // only ever sees the secrets that apply to the request in hand. This module turns the first into the
 // second, once per (config, tenant): the key caches of the verifiers are keyed by config identity.
-import type { VerifyConfig } from "../../config/schema.ts";
+import type { SchemeView, VerifyConfigBase } from "./preset.ts";
 
+type VerifyConfig = VerifyConfigBase;
 /** One scheme's config with the secrets that apply to one request: the shared list or its tenant's. */
-export type SchemeConfig = VerifyConfig extends infer V
-  ? V extends { readonly secrets?: unknown }
-    ? Omit<V, "secrets" | "secrets_by_tenant"> & { readonly secrets: readonly string[] }
-    : V
-  : never;
+export type SchemeConfig = SchemeView<VerifyConfig>;
 
 const SHARED = Symbol("shared");
 /** Per config: its shared view (key `SHARED`), or one view per tenant that has secrets. */
@@ -20,8 +17,8 @@ const resolved = new WeakMap<VerifyConfig, Map<string | typeof SHARED, SchemeCon
  * only configured tenants are remembered, whatever tenant a caller passes.
  */
 export function schemeConfigFor(cfg: VerifyConfig, tenant: string | undefined): SchemeConfig | undefined {
-  // `none` has no secrets (nor has a hand-built config of an unknown type, which the verifier refuses).
-  if (cfg.type === "none" || !("secrets" in cfg || "secrets_by_tenant" in cfg)) return cfg as SchemeConfig;
+  // A scheme without secrets (`none`) is its own view.
+  if (!("secrets" in cfg || "secrets_by_tenant" in cfg)) return cfg as SchemeConfig;
   const byTenant = cfg.secrets_by_tenant;
   // With per-tenant secrets only a tenant's own list counts: a hook without a tenant has none.
   const key = byTenant === undefined ? SHARED : tenant;

@@ -1,13 +1,23 @@
 // Stripe: `stripe-signature: t=<unix>,v1=<hex>[,v1=<hex>…]`, HMAC-SHA256 of `${t}.${body}` keyed with the
 // endpoint secret string as-is (including its `whsec_` prefix). Stripe sends several v1 entries while an
 // endpoint secret is being rolled, and any one matching any configured secret is enough.
-import type { SchemeConfig } from "./scheme-config.ts";
-import { anyKeyMatches, decodeSignature } from "./crypto.ts";
-import { utf8Keys } from "./keys.ts";
-import { OK, fail, type VerifyOutcome, type VerifyRequest } from "./outcome.ts";
-import { checkTimestamp } from "./timestamp.ts";
+import { anyKeyMatches, decodeSignature } from "../crypto.ts";
+import { utf8Keys } from "../keys.ts";
+import { OK, fail, type VerifyOutcome, type VerifyRequest } from "../outcome.ts";
+import { checkTimestamp } from "../timestamp.ts";
+import type { z } from "zod";
+import {
+  type SchemeView,
+  type VerifyPreset,
+  secretsOptions,
+  toleranceOption,
+  toleranceWindow,
+  verifyConfigSchema,
+} from "../preset.ts";
 
-type StripeConfig = Extract<SchemeConfig, { type: "stripe" }>;
+export const stripeSchema = verifyConfigSchema("stripe", { ...secretsOptions, tolerance_s: toleranceOption });
+type StripeConfigParsed = z.infer<typeof stripeSchema>;
+type StripeConfig = SchemeView<StripeConfigParsed>;
 
 const HEADER = "stripe-signature";
 
@@ -45,3 +55,13 @@ export function verifyStripe(cfg: StripeConfig, req: VerifyRequest, nowMs: numbe
   const parts = [`${parsed.timestamp}.`, req.body];
   return anyKeyMatches("sha256", utf8Keys(cfg), parts, parsed.signatures) ? OK : fail("no signature matched");
 }
+
+/** `verify: { type: stripe }`; `dedup: stripe` keys on the event id in the (signed) body. */
+export const stripePreset: VerifyPreset<StripeConfigParsed> = {
+  type: "stripe",
+  schema: stripeSchema,
+  verify: verifyStripe,
+  dedup: { stripe: { json: "id" } },
+  covers: { kind: "body" },
+  replayWindow: toleranceWindow,
+};

@@ -1,13 +1,33 @@
 // The custom `hmac` scheme, for providers without a preset: a named header carrying `<prefix><digest>`,
 // the digest an HMAC (sha256/sha512/sha1, hex/base64) over a template of `{body}` and `{timestamp}`.
 // The template is split once per config so a request only feeds the pieces to the HMAC.
-import type { SchemeConfig } from "./scheme-config.ts";
-import { anyKeyMatches, decodeSignature } from "./crypto.ts";
-import { utf8Keys } from "./keys.ts";
-import { OK, fail, type VerifyOutcome, type VerifyRequest } from "./outcome.ts";
-import { checkTimestamp } from "./timestamp.ts";
+import { anyKeyMatches, decodeSignature } from "../crypto.ts";
+import { utf8Keys } from "../keys.ts";
+import { OK, fail, type VerifyOutcome, type VerifyRequest } from "../outcome.ts";
+import { checkTimestamp } from "../timestamp.ts";
+import { z } from "zod";
+import {
+  type SchemeView,
+  type VerifyPreset,
+  secretsOptions,
+  toleranceOption,
+  toleranceWindow,
+  verifyConfigSchema,
+} from "../preset.ts";
 
-type HmacConfig = Extract<SchemeConfig, { type: "hmac" }>;
+export const hmacSchema = verifyConfigSchema("hmac", {
+  ...secretsOptions,
+  header: z.string().min(1).toLowerCase(),
+  /** What is signed: `{body}`, optionally with `{timestamp}` from `timestamp_header`. */
+  template: z.string().default("{body}"),
+  hash: z.enum(["sha256", "sha512", "sha1"]).default("sha256"),
+  encoding: z.enum(["hex", "base64"]).default("hex"),
+  prefix: z.string().default(""),
+  timestamp_header: z.string().toLowerCase().optional(),
+  tolerance_s: toleranceOption,
+});
+type HmacConfigParsed = z.infer<typeof hmacSchema>;
+type HmacConfig = SchemeView<HmacConfigParsed>;
 
 type Piece = { kind: "text"; text: string } | { kind: "body" } | { kind: "timestamp" };
 
@@ -74,3 +94,14 @@ export function verifyCustomHmac(cfg: HmacConfig, req: VerifyRequest, nowMs: num
   );
   return anyKeyMatches(cfg.hash, utf8Keys(cfg), parts, [sig]) ? OK : fail("no signature matched");
 }
+
+/** `verify: { type: hmac }`, for providers without a preset; no dedup preset of its own. */
+export const hmacPreset: VerifyPreset<HmacConfigParsed> = {
+  type: "hmac",
+  schema: hmacSchema,
+  verify: verifyCustomHmac,
+  dedup: {},
+  covers: { kind: "body" },
+  replayWindow: (cfg) =>
+    cfg.timestamp_header === undefined ? "indefinitely (no timestamp is signed)" : toleranceWindow(cfg),
+};

@@ -4,12 +4,25 @@
 // during a sender's key rotation; `v1a` (asymmetric) entries are ignored.
 import type { KeyObject } from "node:crypto";
 import { createSecretKey } from "node:crypto";
-import type { SchemeConfig } from "./scheme-config.ts";
-import { anyKeyMatches, decodeSignature } from "./crypto.ts";
-import { fail, type VerifyOutcome, type VerifyRequest } from "./outcome.ts";
-import { checkTimestamp } from "./timestamp.ts";
+import { anyKeyMatches, decodeSignature } from "../crypto.ts";
+import { fail, type VerifyOutcome, type VerifyRequest } from "../outcome.ts";
+import { checkTimestamp } from "../timestamp.ts";
+import type { z } from "zod";
+import {
+  type SchemeView,
+  type VerifyPreset,
+  secretsOptions,
+  toleranceOption,
+  toleranceWindow,
+  verifyConfigSchema,
+} from "../preset.ts";
 
-type StandardWebhooksConfig = Extract<SchemeConfig, { type: "standard_webhooks" }>;
+export const standardWebhooksSchema = verifyConfigSchema("standard_webhooks", {
+  ...secretsOptions,
+  tolerance_s: toleranceOption,
+});
+type StandardWebhooksConfigParsed = z.infer<typeof standardWebhooksSchema>;
+type StandardWebhooksConfig = SchemeView<StandardWebhooksConfigParsed>;
 
 const SECRET_PREFIX = "whsec_";
 const keyCache = new WeakMap<StandardWebhooksConfig, readonly KeyObject[]>();
@@ -67,3 +80,20 @@ export function verifyStandardWebhooks(
     ? { ok: true, messageId: id }
     : fail("no signature matched");
 }
+
+/**
+ * `verify: { type: standard_webhooks }`, Svix included. The signature covers the message id, under either
+ * family's header name; `dedup: standard_webhooks` and `dedup: svix` key on it (each trying its own
+ * family's name first), and a dedup on any other header is refused at boot.
+ */
+export const standardWebhooksPreset: VerifyPreset<StandardWebhooksConfigParsed> = {
+  type: "standard_webhooks",
+  schema: standardWebhooksSchema,
+  verify: verifyStandardWebhooks,
+  dedup: {
+    standard_webhooks: { headers: ["webhook-id", "svix-id"] },
+    svix: { headers: ["svix-id", "webhook-id"] },
+  },
+  covers: { kind: "id", headers: ["webhook-id", "svix-id"] },
+  replayWindow: toleranceWindow,
+};

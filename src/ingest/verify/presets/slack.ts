@@ -1,12 +1,22 @@
 // Slack: `x-slack-signature: v0=<hex>` over `v0:${x-slack-request-timestamp}:${body}`, HMAC-SHA256 keyed
 // with the app's signing secret; the timestamp header bounds replays.
-import type { SchemeConfig } from "./scheme-config.ts";
-import { anyKeyMatches, decodeSignature } from "./crypto.ts";
-import { utf8Keys } from "./keys.ts";
-import { OK, fail, type VerifyOutcome, type VerifyRequest } from "./outcome.ts";
-import { checkTimestamp } from "./timestamp.ts";
+import { anyKeyMatches, decodeSignature } from "../crypto.ts";
+import { utf8Keys } from "../keys.ts";
+import { OK, fail, type VerifyOutcome, type VerifyRequest } from "../outcome.ts";
+import { checkTimestamp } from "../timestamp.ts";
+import type { z } from "zod";
+import {
+  type SchemeView,
+  type VerifyPreset,
+  secretsOptions,
+  toleranceOption,
+  toleranceWindow,
+  verifyConfigSchema,
+} from "../preset.ts";
 
-type SlackConfig = Extract<SchemeConfig, { type: "slack" }>;
+export const slackSchema = verifyConfigSchema("slack", { ...secretsOptions, tolerance_s: toleranceOption });
+type SlackConfigParsed = z.infer<typeof slackSchema>;
+type SlackConfig = SchemeView<SlackConfigParsed>;
 
 const SIGNATURE = "x-slack-signature";
 const TIMESTAMP = "x-slack-request-timestamp";
@@ -25,3 +35,13 @@ export function verifySlack(cfg: SlackConfig, req: VerifyRequest, nowMs: number)
   const parts = [`v0:${timestamp}:`, req.body];
   return anyKeyMatches("sha256", utf8Keys(cfg), parts, [sig]) ? OK : fail("no signature matched");
 }
+
+/** `verify: { type: slack }`: no dedup preset of its own (Slack sends no delivery id). */
+export const slackPreset: VerifyPreset<SlackConfigParsed> = {
+  type: "slack",
+  schema: slackSchema,
+  verify: verifySlack,
+  dedup: {},
+  covers: { kind: "body" },
+  replayWindow: toleranceWindow,
+};
