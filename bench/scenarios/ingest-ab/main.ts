@@ -35,8 +35,9 @@ interface Started {
 type StartGateway = (config: unknown, opts: Record<string, unknown>) => Promise<Started>;
 
 async function gatewayOf(tree: string, prefix: string, otelEnv: Record<string, string>): Promise<Started> {
+  // A function since sink types and verify presets are plugins; a plain schema in trees before that.
   const { configSchema } = (await import(join(tree, "src/config/schema.ts"))) as {
-    configSchema: { parse(v: unknown): unknown };
+    configSchema: { parse(v: unknown): unknown } | (() => { parse(v: unknown): unknown });
   };
   const { silentLogger } = (await import(join(tree, "src/observability/logger.ts"))) as {
     silentLogger(): unknown;
@@ -47,7 +48,8 @@ async function gatewayOf(tree: string, prefix: string, otelEnv: Record<string, s
   const { startGateway } = (await import(join(tree, "src/runtime/gateway.ts"))) as {
     startGateway: StartGateway;
   };
-  const config = configSchema.parse(signedSourceConfig(REDIS_URL, prefix, SECRET));
+  const schema = typeof configSchema === "function" ? configSchema() : configSchema;
+  const config = schema.parse(signedSourceConfig(REDIS_URL, prefix, SECRET));
   return startGateway(config, {
     roles: ["api"],
     listen: false,
