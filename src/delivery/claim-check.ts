@@ -43,7 +43,6 @@ export function withSignedClaims(sink: Sink, sign: ClaimUrlSigner): Sink {
   return {
     name: sink.name,
     type: sink.type,
-    durable: sink.durable,
     inlineMaxBytes: sink.inlineMaxBytes,
     deliver: (delivery, signal) =>
       sink.deliver(

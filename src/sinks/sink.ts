@@ -20,8 +20,6 @@ export interface SinkDescription {
 export interface Sink {
   readonly name: string;
   readonly type: string;
-  /** Does `ok` mean something that outlives this process has the hook (a 2xx, a broker confirm)? */
-  readonly durable: boolean;
   /** The largest body sent inline; above it the sink sends the claim reference. `undefined`: always inline. */
   readonly inlineMaxBytes: number | undefined;
   /**

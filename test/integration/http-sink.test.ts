@@ -11,6 +11,7 @@ import { silentLogger } from "../../src/observability/logger.ts";
 import { createHttpSink } from "../../src/sinks/http/http-sink.ts";
 import type { Sink } from "../../src/sinks/sink.ts";
 import { startReceiver, type ReceivedRequest, type Receiver, type Reply } from "../support/receiver.ts";
+import { sinkTraits } from "../../src/sinks/registry.ts";
 
 const BINARY = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0xc3, 0x28, 0x0d, 0x0a, 0xe2, 0x82]);
 
@@ -290,7 +291,8 @@ describe("http sink", () => {
       host: rx.url,
       address: "/in",
     });
-    expect(sink).toMatchObject({ type: "http", durable: true, inlineMaxBytes: undefined });
+    expect(sink).toMatchObject({ type: "http", inlineMaxBytes: undefined });
+    expect(sinkTraits(sink.type)).toMatchObject({ durable: true, claimCheck: false });
   });
 
   it("refuses an unusable secret at construction", () => {

@@ -8,6 +8,7 @@ import { newId } from "../../src/domain/ids.ts";
 import type { Sink } from "../../src/sinks/sink.ts";
 import { TOPIC, delivery, failureOf, hook, kafkaSink, never } from "../support/kafka-sink-fixtures.ts";
 import { KafkaTestBroker } from "../support/kafka-test-broker/broker.ts";
+import { sinkTraits } from "../../src/sinks/registry.ts";
 
 describe("kafka sink against the Kafka test broker", () => {
   let broker: KafkaTestBroker;
@@ -163,7 +164,7 @@ describe("kafka sink against the Kafka test broker", () => {
       host: broker.address,
       address: TOPIC,
     });
-    expect(s.durable).toBe(true);
+    expect(sinkTraits(s.type).durable).toBe(true);
     expect(s.type).toBe("kafka");
     expect(await s.deliver(delivery(), never())).toEqual({ ok: true });
   });

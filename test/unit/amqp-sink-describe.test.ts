@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AmqpSinkConfig } from "../../src/sinks/amqp/config.ts";
 import { silentLogger } from "../../src/observability/logger.ts";
 import { brokerHost, createAmqpSink } from "../../src/sinks/amqp/amqp-sink.ts";
+import { sinkTraits } from "../../src/sinks/registry.ts";
 
 const config = (over: Partial<AmqpSinkConfig> = {}): AmqpSinkConfig => ({
   type: "amqp",
@@ -33,7 +34,8 @@ describe("amqp sink description and shape", () => {
   it("is durable, named, and takes its inline limit from claim_check_bytes or the dispatch default", async () => {
     const own = createAmqpSink("bus", config({ claim_check_bytes: 1024 }), deps);
     const dflt = createAmqpSink("bus2", config(), deps);
-    expect(own).toMatchObject({ name: "bus", type: "amqp", durable: true, inlineMaxBytes: 1024 });
+    expect(own).toMatchObject({ name: "bus", type: "amqp", inlineMaxBytes: 1024 });
+    expect(sinkTraits(own.type)).toMatchObject({ durable: true, claimCheck: true });
     expect(dflt.inlineMaxBytes).toBe(65_536);
     // Nothing was opened, so closing is immediate.
     await own.close();

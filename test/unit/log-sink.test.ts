@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { HookRecord } from "../../src/domain/hook.ts";
 import { newId } from "../../src/domain/ids.ts";
 import { createLogSink } from "../../src/sinks/log/log-sink.ts";
+import { sinkTraits } from "../../src/sinks/registry.ts";
 
 function capture(): { logger: pino.Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
@@ -61,7 +62,8 @@ describe("log sink", () => {
   it("is not durable, always inline, and describes no channel", async () => {
     const { logger } = capture();
     const sink = createLogSink("log", { type: "log", level: "info" }, { logger, defaultClaimCheckBytes: 1 });
-    expect(sink).toMatchObject({ type: "log", durable: false, inlineMaxBytes: undefined });
+    expect(sink).toMatchObject({ type: "log", inlineMaxBytes: undefined });
+    expect(sinkTraits(sink.type)).toMatchObject({ durable: false, claimCheck: false, protocol: undefined });
     expect(sink.describe({ source: "github", tenant: undefined })).toBeUndefined();
     await expect(sink.close()).resolves.toBeUndefined();
   });

@@ -10,7 +10,6 @@ function sink(deliver: Sink["deliver"]): Sink {
   return {
     name: "s",
     type: "test",
-    durable: true,
     inlineMaxBytes: undefined,
     deliver,
     describe: () => undefined,

@@ -87,7 +87,6 @@ export function createAmqpSink(name: string, config: AmqpSinkConfig, deps: SinkD
   return {
     name,
     type: "amqp",
-    durable: true,
     inlineMaxBytes,
 
     async deliver(delivery: Delivery, signal: AbortSignal): Promise<DeliveryResult> {

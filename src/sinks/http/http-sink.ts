@@ -72,7 +72,6 @@ export const createHttpSink: SinkFactory<HttpSinkConfig> = (name, config) => {
   return {
     name,
     type: "http",
-    durable: true,
     inlineMaxBytes: undefined,
     deliver,
     describe: () => ({ payload: "body", protocol: "http", host: url.origin, address: url.pathname }),

@@ -93,7 +93,6 @@ export const createKafkaSink: SinkFactory<KafkaSinkConfig> = (name, config, deps
   const sink: Sink = {
     name,
     type: "kafka",
-    durable: true,
     inlineMaxBytes,
     deliver(delivery, signal) {
       if (closed) return Promise.resolve(transient("kafka sink is closed"));

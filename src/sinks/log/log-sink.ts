@@ -5,7 +5,7 @@ import { ok, type DeliveryResult } from "../../domain/error-class.ts";
 import type { Delivery } from "../../domain/hook.ts";
 import type { SinkFactory } from "../sink.ts";
 
-/** Build a log sink writing at `config.level` through `deps.logger`. Always `ok`; `durable: false`. */
+/** Build a log sink writing at `config.level` through `deps.logger`. Always `ok` (not durable: see its traits). */
 export const createLogSink: SinkFactory<LogSinkConfig> = (name, config, deps) => {
   const logger = deps.logger.child({ sink: name });
 
@@ -31,7 +31,6 @@ export const createLogSink: SinkFactory<LogSinkConfig> = (name, config, deps) =>
   return {
     name,
     type: "log",
-    durable: false,
     inlineMaxBytes: undefined,
     deliver,
     describe: () => undefined,

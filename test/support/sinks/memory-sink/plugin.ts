@@ -31,7 +31,6 @@ function createMemorySink(name: string, config: MemorySinkConfig, deps: SinkDeps
   return {
     name,
     type: "memory",
-    durable: false,
     inlineMaxBytes: config.claim_check_bytes ?? deps.defaultClaimCheckBytes,
     deliver: (delivery) => {
       const n = (attempts.get(config.bucket) ?? 0) + 1;
