@@ -12,9 +12,9 @@ import {
   verifyConfigSchema,
 } from "../preset.ts";
 
-export const githubSchema = verifyConfigSchema("github", { ...secretsOptions });
-type GithubConfigParsed = z.infer<typeof githubSchema>;
-type GithubConfig = SchemeView<GithubConfigParsed>;
+const githubSchema = verifyConfigSchema("github", { ...secretsOptions });
+type GithubVerifyConfig = z.infer<typeof githubSchema>;
+type GithubConfig = SchemeView<GithubVerifyConfig>;
 
 const HEADER = "x-hub-signature-256";
 const PREFIX = "sha256=";
@@ -29,7 +29,7 @@ export function verifyGithub(cfg: GithubConfig, req: VerifyRequest): VerifyOutco
 }
 
 /** `verify: { type: github }`; `dedup: github` keys on the delivery id, which the signature does not cover. */
-export const githubPreset: VerifyPreset<GithubConfigParsed> = {
+export const githubPreset: VerifyPreset<GithubVerifyConfig> = {
   type: "github",
   schema: githubSchema,
   verify: (cfg, req) => verifyGithub(cfg, req),

@@ -15,7 +15,7 @@ import {
   verifyConfigSchema,
 } from "../preset.ts";
 
-export const hmacSchema = verifyConfigSchema("hmac", {
+const hmacSchema = verifyConfigSchema("hmac", {
   ...secretsOptions,
   header: z.string().min(1).toLowerCase(),
   /** What is signed: `{body}`, optionally with `{timestamp}` from `timestamp_header`. */
@@ -26,8 +26,8 @@ export const hmacSchema = verifyConfigSchema("hmac", {
   timestamp_header: z.string().toLowerCase().optional(),
   tolerance_s: toleranceOption,
 });
-type HmacConfigParsed = z.infer<typeof hmacSchema>;
-type HmacConfig = SchemeView<HmacConfigParsed>;
+type HmacVerifyConfig = z.infer<typeof hmacSchema>;
+type HmacConfig = SchemeView<HmacVerifyConfig>;
 
 type Piece = { kind: "text"; text: string } | { kind: "body" } | { kind: "timestamp" };
 
@@ -96,7 +96,7 @@ export function verifyCustomHmac(cfg: HmacConfig, req: VerifyRequest, nowMs: num
 }
 
 /** `verify: { type: hmac }`, for providers without a preset; no dedup preset of its own. */
-export const hmacPreset: VerifyPreset<HmacConfigParsed> = {
+export const hmacPreset: VerifyPreset<HmacVerifyConfig> = {
   type: "hmac",
   schema: hmacSchema,
   verify: verifyCustomHmac,

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { OK } from "../outcome.ts";
 import { type VerifyPreset, verifyConfigSchema } from "../preset.ts";
 
-export const noneSchema = verifyConfigSchema("none", {});
+const noneSchema = verifyConfigSchema("none", {});
 
 export const nonePreset: VerifyPreset<z.infer<typeof noneSchema>> = {
   type: "none",

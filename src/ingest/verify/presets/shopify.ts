@@ -12,9 +12,9 @@ import {
   verifyConfigSchema,
 } from "../preset.ts";
 
-export const shopifySchema = verifyConfigSchema("shopify", { ...secretsOptions });
-type ShopifyConfigParsed = z.infer<typeof shopifySchema>;
-type ShopifyConfig = SchemeView<ShopifyConfigParsed>;
+const shopifySchema = verifyConfigSchema("shopify", { ...secretsOptions });
+type ShopifyVerifyConfig = z.infer<typeof shopifySchema>;
+type ShopifyConfig = SchemeView<ShopifyVerifyConfig>;
 
 const HEADER = "x-shopify-hmac-sha256";
 
@@ -28,7 +28,7 @@ export function verifyShopify(cfg: ShopifyConfig, req: VerifyRequest): VerifyOut
 }
 
 /** `verify: { type: shopify }`; `dedup: shopify` keys on the webhook id, which the signature does not cover. */
-export const shopifyPreset: VerifyPreset<ShopifyConfigParsed> = {
+export const shopifyPreset: VerifyPreset<ShopifyVerifyConfig> = {
   type: "shopify",
   schema: shopifySchema,
   verify: (cfg, req) => verifyShopify(cfg, req),

@@ -14,9 +14,9 @@ import {
   verifyConfigSchema,
 } from "../preset.ts";
 
-export const slackSchema = verifyConfigSchema("slack", { ...secretsOptions, tolerance_s: toleranceOption });
-type SlackConfigParsed = z.infer<typeof slackSchema>;
-type SlackConfig = SchemeView<SlackConfigParsed>;
+const slackSchema = verifyConfigSchema("slack", { ...secretsOptions, tolerance_s: toleranceOption });
+type SlackVerifyConfig = z.infer<typeof slackSchema>;
+type SlackConfig = SchemeView<SlackVerifyConfig>;
 
 const SIGNATURE = "x-slack-signature";
 const TIMESTAMP = "x-slack-request-timestamp";
@@ -37,7 +37,7 @@ export function verifySlack(cfg: SlackConfig, req: VerifyRequest, nowMs: number)
 }
 
 /** `verify: { type: slack }`: no dedup preset of its own (Slack sends no delivery id). */
-export const slackPreset: VerifyPreset<SlackConfigParsed> = {
+export const slackPreset: VerifyPreset<SlackVerifyConfig> = {
   type: "slack",
   schema: slackSchema,
   verify: verifySlack,

@@ -17,12 +17,12 @@ import {
   verifyConfigSchema,
 } from "../preset.ts";
 
-export const standardWebhooksSchema = verifyConfigSchema("standard_webhooks", {
+const standardWebhooksSchema = verifyConfigSchema("standard_webhooks", {
   ...secretsOptions,
   tolerance_s: toleranceOption,
 });
-type StandardWebhooksConfigParsed = z.infer<typeof standardWebhooksSchema>;
-type StandardWebhooksConfig = SchemeView<StandardWebhooksConfigParsed>;
+type StandardWebhooksVerifyConfig = z.infer<typeof standardWebhooksSchema>;
+type StandardWebhooksConfig = SchemeView<StandardWebhooksVerifyConfig>;
 
 const SECRET_PREFIX = "whsec_";
 const keyCache = new WeakMap<StandardWebhooksConfig, readonly KeyObject[]>();
@@ -86,7 +86,7 @@ export function verifyStandardWebhooks(
  * family's header name; `dedup: standard_webhooks` and `dedup: svix` key on it (each trying its own
  * family's name first), and a dedup on any other header is refused at boot.
  */
-export const standardWebhooksPreset: VerifyPreset<StandardWebhooksConfigParsed> = {
+export const standardWebhooksPreset: VerifyPreset<StandardWebhooksVerifyConfig> = {
   type: "standard_webhooks",
   schema: standardWebhooksSchema,
   verify: verifyStandardWebhooks,

@@ -15,9 +15,9 @@ import {
   verifyConfigSchema,
 } from "../preset.ts";
 
-export const stripeSchema = verifyConfigSchema("stripe", { ...secretsOptions, tolerance_s: toleranceOption });
-type StripeConfigParsed = z.infer<typeof stripeSchema>;
-type StripeConfig = SchemeView<StripeConfigParsed>;
+const stripeSchema = verifyConfigSchema("stripe", { ...secretsOptions, tolerance_s: toleranceOption });
+type StripeVerifyConfig = z.infer<typeof stripeSchema>;
+type StripeConfig = SchemeView<StripeVerifyConfig>;
 
 const HEADER = "stripe-signature";
 
@@ -57,7 +57,7 @@ export function verifyStripe(cfg: StripeConfig, req: VerifyRequest, nowMs: numbe
 }
 
 /** `verify: { type: stripe }`; `dedup: stripe` keys on the event id in the (signed) body. */
-export const stripePreset: VerifyPreset<StripeConfigParsed> = {
+export const stripePreset: VerifyPreset<StripeVerifyConfig> = {
   type: "stripe",
   schema: stripeSchema,
   verify: verifyStripe,
