@@ -144,7 +144,7 @@ export async function asyncApiForConfig(config: Config, logger: Logger): Promise
   const sinks = new Map<string, Sink>();
   try {
     for (const [name, sinkConfig] of Object.entries(config.sinks)) {
-      if (sinkTraits(sinkConfig.type).protocol === undefined) continue;
+      if (sinkTraits(sinkConfig.type)?.protocol === undefined) continue;
       const deps = { logger, defaultClaimCheckBytes: config.dispatch.claim_check_bytes };
       sinks.set(name, createSink(name, sinkConfig, deps));
     }

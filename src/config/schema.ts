@@ -223,7 +223,7 @@ function buildConfigSchema() {
           }
         });
         const types = src.sinks.flatMap((s) => cfg.sinks[s]?.type ?? []);
-        if (!types.some((type) => sinkTraits(type).durable) && !src.allow_non_durable) {
+        if (!types.some((type) => sinkTraits(type)?.durable === true) && !src.allow_non_durable) {
           ctx.addIssue({
             code: "custom",
             path: ["sources", sourceName, "sinks"],

@@ -28,7 +28,7 @@ function unusableClaimUrls(config: Config, roles: ProcessRoles): ConfigWarning[]
   if (!roles.dispatch || roles.api || config.http.public_url !== undefined) return [];
   const routed = new Set(Object.values(config.sources).flatMap((s) => s.sinks));
   const claimSinks = Object.entries(config.sinks)
-    .filter(([name, sink]) => routed.has(name) && sinkTraits(sink.type).claimCheck)
+    .filter(([name, sink]) => routed.has(name) && sinkTraits(sink.type)?.claimCheck === true)
     .map(([name]) => name);
   if (claimSinks.length === 0) return [];
   return [

@@ -40,9 +40,9 @@ function pluginOf(type: string): SinkPlugin {
   return plugin;
 }
 
-/** The traits of sink type `type`. */
-export function sinkTraits(type: string): SinkTraits {
-  return pluginOf(type).traits;
+/** The traits of sink type `type`; undefined for a type nobody registered (a config that failed to parse). */
+export function sinkTraits(type: string): SinkTraits | undefined {
+  return plugins.get(type)?.traits;
 }
 
 /** Build the sink `name` from its parsed config. */

@@ -164,7 +164,7 @@ describe("kafka sink against the Kafka test broker", () => {
       host: broker.address,
       address: TOPIC,
     });
-    expect(sinkTraits(s.type).durable).toBe(true);
+    expect(sinkTraits(s.type)?.durable).toBe(true);
     expect(s.type).toBe("kafka");
     expect(await s.deliver(delivery(), never())).toEqual({ ok: true });
   });
