@@ -1,8 +1,11 @@
 // Published events in Redis, written together with their delivery rows (one per matching endpoint),
 // in the bucket of the event's ref (its id scoped by tenant, see eventRef): the ledger of record for
 // outbound fanout. The payload is stored once, in the event; every row of the event points at it.
+// Rows are created as ingest creates them (row-write.ts): on a single Redis with the verified BullMQ
+// their jobs are written in the same script call, so a page of a fanout is one command.
 import type { RedisClient } from "./redis-client.ts";
 import { targetKey } from "../domain/delivery.ts";
+import { type JobLayout, jobsInScript, pushRowWrite } from "./row-write.ts";
 import { type DeliveryId, type EndpointId, bucketFor, bucketOf, deliveryIdFor } from "../domain/ids.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
@@ -10,7 +13,7 @@ import type { Keys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
 import { eventIdOf, eventRef } from "../domain/event.ts";
 
-const publishScript = new LuaScript("publish-event-n.lua", "n");
+const publishScript = new LuaScript("publish-event-n.lua", "n", { oneSlotOnClusterOnly: true });
 const markFailedScript = new LuaScript("mark-enqueue-failed-2.lua", 2);
 const forgetFanoutScript = new LuaScript("forget-fanout-2.lua", 2);
 
@@ -55,8 +58,10 @@ export interface UnfinishedFanout {
   readonly record: EventRecord;
   readonly endpoints: readonly EndpointId[];
 }
+/** `jobsAdded`: the new (and taken back) rows' jobs were written by the same call. */
 export type PublishOutcome =
-  { readonly kind: "conflict" } | { readonly kind: "written"; readonly rows: readonly RowStatus[] };
+  | { readonly kind: "conflict" }
+  | { readonly kind: "written"; readonly rows: readonly RowStatus[]; readonly jobsAdded: boolean };
 
 /** The delivery row of the event named `ref` (see eventRef) to endpoint `endpointId`. */
 export function endpointDeliveryId(ref: string, endpointId: EndpointId): DeliveryId {
@@ -76,11 +81,23 @@ export function toEventRecord(
 }
 
 export class EventStore {
+  /** How the publish script writes jobs; undefined: the caller adds them. */
+  private readonly jobs: JobLayout | undefined;
+
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: Keys,
     private readonly deliveries: DeliveryStore,
-  ) {}
+    /** When given, on a single Redis, each page's jobs are written by its publish call (`jobsAdded`). */
+    jobs?: JobLayout,
+  ) {
+    this.jobs = jobsInScript(redis, jobs);
+  }
+
+  /** Whether publish writes the rows' jobs itself (the caller then adds none). */
+  get writesJobs(): boolean {
+    return this.jobs !== undefined;
+  }
 
   /**
    * Write the event (if new) and a pending row per endpoint (if new), in one atomic step: one page of a
@@ -101,32 +118,31 @@ export class EventStore {
       created_at: event.createdAt,
       tp: event.traceparent,
     };
-    const rowKeys: string[] = [];
-    const rowArgs: string[] = [];
+    const keys = [this.keys.event(ref), this.keys.watch(bucket), this.keys.fanouts(bucket)];
+    const args: (string | number | Buffer)[] = [
+      ref,
+      event.type,
+      event.tenant ?? "",
+      JSON.stringify(meta),
+      event.payload,
+      now,
+      now + opts.staleAfterMs,
+      opts.retentionS,
+      opts.page.kind,
+      opts.page.kind === "first" ? JSON.stringify(opts.page.endpoints) : "",
+      this.jobs ? 1 : 0,
+    ];
     for (const ep of endpoints) {
-      const id = endpointDeliveryId(ref, ep);
-      rowKeys.push(this.keys.delivery(id));
-      rowArgs.push(id, targetKey({ kind: "endpoint", id: ep }));
+      const row = {
+        id: endpointDeliveryId(ref, ep),
+        parentId: ref,
+        target: { kind: "endpoint", id: ep },
+      } as const;
+      pushRowWrite(keys, args, this.keys.delivery(row.id), row, this.jobs);
     }
-    const reply = (await publishScript.run(
-      this.redis,
-      [this.keys.event(ref), this.keys.watch(bucket), this.keys.fanouts(bucket), ...rowKeys],
-      [
-        ref,
-        event.type,
-        event.tenant ?? "",
-        JSON.stringify(meta),
-        event.payload,
-        now,
-        now + opts.staleAfterMs,
-        opts.retentionS,
-        opts.page.kind,
-        opts.page.kind === "first" ? JSON.stringify(opts.page.endpoints) : "",
-        ...rowArgs,
-      ],
-    )) as string[];
+    const reply = (await publishScript.run(this.redis, keys, args)) as string[];
     if (reply[0] === "conflict") return { kind: "conflict" };
-    return { kind: "written", rows: reply as RowStatus[] };
+    return { kind: "written", rows: reply as RowStatus[], jobsAdded: this.jobs !== undefined };
   }
 
   /** A row whose job could not be added: reconcile will add it (see mark-enqueue-failed-2.lua). */
