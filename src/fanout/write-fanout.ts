@@ -77,9 +77,8 @@ export async function writeFanout(
   const pages = Array.from({ length: count }, (_, index) =>
     endpoints.slice(index * deps.pageSize, (index + 1) * deps.pageSize),
   );
-  const written = deps.events.writesJobs
-    ? await writeAtOnce(deps, record, endpoints, pages, ref, onFirstPage)
-    : await writePageByPage(deps, record, endpoints, pages, ref, onFirstPage);
+  const fanout: Fanout = { deps, record, endpoints, pages, ref, onFirstPage };
+  const written = deps.events.writesJobs ? await writeAtOnce(fanout) : await writePageByPage(fanout);
   if (written === "conflict") return { kind: "conflict" };
   const results: EndpointResult[] = [];
   const confirmed: JobRef[] = [];
@@ -115,14 +114,17 @@ function jobRef(ref: string, endpointId: EndpointId): JobRef {
   };
 }
 
-function publishPage(
-  deps: FanoutWriteDeps,
-  record: EventRecord,
-  endpoints: readonly EndpointId[],
-  pages: readonly (readonly EndpointId[])[],
-  index: number,
-  ref: string,
-) {
+/** One fanout being written, in pages. */
+interface Fanout {
+  readonly deps: FanoutWriteDeps;
+  readonly record: EventRecord;
+  readonly endpoints: readonly EndpointId[];
+  readonly pages: readonly (readonly EndpointId[])[];
+  readonly ref: string;
+  readonly onFirstPage: (() => void) | undefined;
+}
+
+function publishPage({ deps, record, endpoints, pages, ref }: Fanout, index: number) {
   return deps.events.publish(record, pages[index] ?? [], {
     staleAfterMs: deps.staleAfterMs,
     retentionS: deps.retentionS,
@@ -137,17 +139,11 @@ function publishPage(
  * first page marks the fanout before a later one is written). A conflict is met by the first page, and
  * by every later one too (each checks the event), so nothing of it is written.
  */
-async function writeAtOnce(
-  deps: FanoutWriteDeps,
-  record: EventRecord,
-  endpoints: readonly EndpointId[],
-  pages: readonly (readonly EndpointId[])[],
-  ref: string,
-  onFirstPage: (() => void) | undefined,
-): Promise<WrittenPage[] | "conflict"> {
+async function writeAtOnce(fanout: Fanout): Promise<WrittenPage[] | "conflict"> {
+  const { pages, onFirstPage } = fanout;
   const outcomes = await Promise.all(
-    pages.map(async (page, index) => {
-      const outcome = await publishPage(deps, record, endpoints, pages, index, ref);
+    pages.map(async (_page, index) => {
+      const outcome = await publishPage(fanout, index);
       if (index === 0 && outcome.kind === "written") onFirstPage?.();
       return outcome;
     }),
@@ -161,20 +157,15 @@ async function writeAtOnce(
 }
 
 /** Rows by script, then each page's new rows enqueued before the next page is written. */
-async function writePageByPage(
-  deps: FanoutWriteDeps,
-  record: EventRecord,
-  endpoints: readonly EndpointId[],
-  pages: readonly (readonly EndpointId[])[],
-  ref: string,
-  onFirstPage: (() => void) | undefined,
-): Promise<WrittenPage[] | "conflict"> {
+async function writePageByPage(fanout: Fanout): Promise<WrittenPage[] | "conflict"> {
   const written: WrittenPage[] = [];
-  for (const [index, page] of pages.entries()) {
-    const outcome = await publishPage(deps, record, endpoints, pages, index, ref);
+  for (const [index, page] of fanout.pages.entries()) {
+    const outcome = await publishPage(fanout, index);
     if (outcome.kind === "conflict") return "conflict";
-    if (index === 0) onFirstPage?.();
-    const failed = outcome.jobsAdded ? NONE_FAILED : await enqueueNew(deps, ref, page, outcome.rows);
+    if (index === 0) fanout.onFirstPage?.();
+    const failed = outcome.jobsAdded
+      ? NONE_FAILED
+      : await enqueueNew(fanout.deps, fanout.ref, page, outcome.rows);
     written.push({ page, statuses: outcome.rows, failed });
   }
   return written;

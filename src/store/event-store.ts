@@ -3,13 +3,10 @@
 // outbound fanout. The payload is stored once, in the event; every row of the event points at it.
 // Rows are created as ingest creates them (row-write.ts): on a single Redis with the verified BullMQ
 // their jobs are written in the same script call, so a page of a fanout is one command.
-import type { RedisClient } from "./redis-client.ts";
 import { targetKey } from "../domain/delivery.ts";
-import { type JobLayout, jobsInScript, pushRowWrite } from "./row-write.ts";
+import { RowParentStore } from "./row-write.ts";
 import { type DeliveryId, type EndpointId, bucketFor, bucketOf, deliveryIdFor } from "../domain/ids.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
-import type { DeliveryStore } from "./delivery-store.ts";
-import type { Keys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
 import { eventIdOf, eventRef } from "../domain/event.ts";
 
@@ -80,25 +77,8 @@ export function toEventRecord(
   return { id, type: m.type, tenant: m.tenant, createdAt: m.created_at, payload, traceparent: m.tp };
 }
 
-export class EventStore {
-  /** How the publish script writes jobs; undefined: the caller adds them. */
-  private readonly jobs: JobLayout | undefined;
-
-  constructor(
-    private readonly redis: RedisClient,
-    private readonly keys: Keys,
-    private readonly deliveries: DeliveryStore,
-    /** When given, on a single Redis, each page's jobs are written by its publish call (`jobsAdded`). */
-    jobs?: JobLayout,
-  ) {
-    this.jobs = jobsInScript(redis, jobs);
-  }
-
-  /** Whether publish writes the rows' jobs itself (the caller then adds none). */
-  get writesJobs(): boolean {
-    return this.jobs !== undefined;
-  }
-
+/** With a job layout (see RowParentStore), each page's jobs are written by its publish call (`jobsAdded`). */
+export class EventStore extends RowParentStore {
   /**
    * Write the event (if new) and a pending row per endpoint (if new), in one atomic step: one page of a
    * fanout (the caller pages a long list of endpoints). `now`: when the page is written (new rows'
@@ -138,7 +118,7 @@ export class EventStore {
         parentId: ref,
         target: { kind: "endpoint", id: ep },
       } as const;
-      pushRowWrite(keys, args, this.keys.delivery(row.id), row, this.jobs);
+      this.pushRow(keys, args, row);
     }
     const reply = (await publishScript.run(this.redis, keys, args)) as string[];
     if (reply[0] === "conflict") return { kind: "conflict" };

@@ -11,7 +11,7 @@ import type { Keys } from "./keys.ts";
 import { inGroups } from "./group-indexes.ts";
 import { LuaScript } from "./lua-script.ts";
 import { TickBatch } from "./tick-batch.ts";
-import { type JobLayout, jobsInScript, pushRowWrite } from "./row-write.ts";
+import { type JobLayout, RowParentStore } from "./row-write.ts";
 
 const persistHooks = new LuaScript("persist-hooks-n.lua", "n", { oneSlotOnClusterOnly: true });
 
@@ -96,21 +96,14 @@ export function toHookRecord(
   };
 }
 
-export class HookStore {
+/** With a job layout (see RowParentStore), each hook's jobs are written by its persist (`jobsAdded`). */
+export class HookStore extends RowParentStore {
   private readonly writes: TickBatch<PersistWrite, PersistOutcome>;
   private readonly perSlot: boolean;
-  /** How the persist script writes jobs; undefined: the caller adds them. */
-  private readonly jobs: JobLayout | undefined;
 
-  constructor(
-    private readonly redis: RedisClient,
-    private readonly keys: Keys,
-    private readonly deliveries: DeliveryStore,
-    /** When given, on a single Redis, each hook's jobs are written by its persist (`jobsAdded`). */
-    jobs?: JobLayout,
-  ) {
+  constructor(redis: RedisClient, keys: Keys, deliveries: DeliveryStore, jobs?: JobLayout) {
+    super(redis, keys, deliveries, jobs);
     this.perSlot = isCluster(redis);
-    this.jobs = jobsInScript(redis, jobs);
     this.writes = new TickBatch((batch) => this.flush(batch), MAX_HOOKS_PER_CALL);
   }
 
@@ -159,7 +152,7 @@ export class HookStore {
     for (const sink of hook.sinks) {
       const id = sinkDeliveryId(hook.id, sink);
       const row = { id, parentId: hook.id, target: { kind: "sink", name: sink } } as const;
-      pushRowWrite(keys, args, this.keys.delivery(id), row, jobs);
+      this.pushRow(keys, args, row);
     }
     const bucket = bucketOf(hook.id);
     if (!jobs) return this.writes.add({ bucket, keys, args, onSent });

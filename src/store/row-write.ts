@@ -5,6 +5,8 @@
 // the caller adds the job behind the call) with the BullMQ release the job layout was verified for.
 import type { DeliveryRow } from "../domain/delivery.ts";
 import { targetKey } from "../domain/delivery.ts";
+import type { DeliveryStore } from "./delivery-store.ts";
+import type { Keys } from "./keys.ts";
 import { type RedisClient, isCluster } from "./redis-client.ts";
 
 /** A delivery job's queue keys and stored fields, for a script to write it. */
@@ -24,23 +26,33 @@ export interface JobLayout {
   jobWrite(row: RowRef): JobWrite;
 }
 
-/** The layout a store's scripts write jobs with on `redis`: none on a cluster. */
-export function jobsInScript(redis: RedisClient, jobs: JobLayout | undefined): JobLayout | undefined {
-  return isCluster(redis) ? undefined : jobs;
-}
+/** A store of the records rows deliver (hooks, events): it creates their rows, and their jobs where it can. */
+export abstract class RowParentStore {
+  /** How this store's scripts write jobs; undefined (always on a cluster): the caller adds them. */
+  protected readonly jobs: JobLayout | undefined;
 
-/** Append one row's keys and arguments, as create-row.lua reads them, with its job when `jobs` is given. */
-export function pushRowWrite(
-  keys: string[],
-  args: (string | number | Buffer)[],
-  rowKey: string,
-  row: RowRef,
-  jobs: JobLayout | undefined,
-): void {
-  keys.push(rowKey);
-  args.push(row.id, targetKey(row.target));
-  if (!jobs) return;
-  const job = jobs.jobWrite(row);
-  for (const key of job.keys) keys.push(key);
-  args.push(job.name, job.data, job.opts);
+  constructor(
+    protected readonly redis: RedisClient,
+    protected readonly keys: Keys,
+    protected readonly deliveries: DeliveryStore,
+    /** When given, on a single Redis, rows' jobs are written by the call that creates the rows. */
+    jobs?: JobLayout,
+  ) {
+    this.jobs = isCluster(redis) ? undefined : jobs;
+  }
+
+  /** Whether this store writes the rows' jobs itself (the caller then adds none). */
+  get writesJobs(): boolean {
+    return this.jobs !== undefined;
+  }
+
+  /** Append one row's keys and arguments, as create-row.lua reads them, with its job where written here. */
+  protected pushRow(keys: string[], args: (string | number | Buffer)[], row: RowRef): void {
+    keys.push(this.keys.delivery(row.id));
+    args.push(row.id, targetKey(row.target));
+    if (!this.jobs) return;
+    const job = this.jobs.jobWrite(row);
+    for (const key of job.keys) keys.push(key);
+    args.push(job.name, job.data, job.opts);
+  }
 }
