@@ -5,13 +5,12 @@
 // their jobs are written in the same script call, so a page of a fanout is one command.
 import { targetKey } from "../domain/delivery.ts";
 import { RowParentStore } from "./row-write.ts";
-import { type DeliveryId, type EndpointId, bucketFor, bucketOf, deliveryIdFor } from "../domain/ids.ts";
+import { type DeliveryId, type EndpointId, bucketFor, deliveryIdFor } from "../domain/ids.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
 import { LuaScript } from "./lua-script.ts";
 import { eventIdOf, eventRef } from "../domain/event.ts";
 
 const publishScript = new LuaScript("publish-event-n.lua", "n", { oneSlotOnClusterOnly: true });
-const markFailedScript = new LuaScript("mark-enqueue-failed-2.lua", 2);
 const forgetFanoutScript = new LuaScript("forget-fanout-2.lua", 2);
 
 /** An event as published. */
@@ -123,16 +122,6 @@ export class EventStore extends RowParentStore {
     const reply = (await publishScript.run(this.redis, keys, args)) as string[];
     if (reply[0] === "conflict") return { kind: "conflict" };
     return { kind: "written", rows: reply as RowStatus[], jobsAdded: this.jobs !== undefined };
-  }
-
-  /** A row whose job could not be added: reconcile will add it (see mark-enqueue-failed-2.lua). */
-  async markEnqueueFailed(id: DeliveryId, error: string, now = Date.now()): Promise<boolean> {
-    const reply = await markFailedScript.run(
-      this.redis,
-      [this.keys.delivery(id), this.keys.watch(bucketOf(id))],
-      [id, error.slice(0, 1024), now],
-    );
-    return reply === 1;
   }
 
   /** Refs of a bucket's unfinished fanouts that recovery may finish by `now`, oldest first. */

@@ -3,11 +3,17 @@
 // too, is laid out in a script call's keys and arguments. Jobs go in the same call only where the
 // queue is reachable from it: a single Redis (on a cluster the queue is another slot than the row, and
 // the caller adds the job behind the call) with the BullMQ release the job layout was verified for.
+// Both directions share the one recovery protocol for the case without: a row is born in its bucket's
+// watch set, and one whose job add failed is marked so recovery adds its job at once.
 import type { DeliveryRow } from "../domain/delivery.ts";
 import { targetKey } from "../domain/delivery.ts";
+import { type DeliveryId, bucketOf } from "../domain/ids.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 import type { Keys } from "./keys.ts";
+import { LuaScript } from "./lua-script.ts";
 import { type RedisClient, isCluster } from "./redis-client.ts";
+
+const markFailedScript = new LuaScript("mark-enqueue-failed-2.lua", 2);
 
 /** A delivery job's queue keys and stored fields, for a script to write it. */
 export interface JobWrite {
@@ -44,6 +50,19 @@ export abstract class RowParentStore {
   /** Whether this store writes the rows' jobs itself (the caller then adds none). */
   get writesJobs(): boolean {
     return this.jobs !== undefined;
+  }
+
+  /**
+   * A row whose job could not be added (the caller's add behind the script failed): recovery adds it on
+   * its next tick instead of at the stale horizon (see mark-enqueue-failed-2.lua).
+   */
+  async markEnqueueFailed(id: DeliveryId, error: string, now = Date.now()): Promise<boolean> {
+    const reply = await markFailedScript.run(
+      this.redis,
+      [this.keys.delivery(id), this.keys.watch(bucketOf(id))],
+      [id, error.slice(0, 1024), now],
+    );
+    return reply === 1;
   }
 
   /** Append one row's keys and arguments, as create-row.lua reads them, with its job where written here. */
