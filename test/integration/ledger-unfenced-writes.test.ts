@@ -4,12 +4,11 @@
 // between had `dead` written over its live lease), and the unfenced finish itself (it accepted a
 // `sending` row without looking at its lease).
 import { afterEach, expect, it } from "vitest";
-import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import { Metrics } from "../../src/observability/metrics.ts";
 import { silentLogger } from "../../src/observability/logger.ts";
 import { Reconcile } from "../../src/recovery/reconcile.ts";
 import { DeliveryStore } from "../../src/store/delivery-store.ts";
-import { dlqCount, DeliveryQueues, hookFixture, ledgerStores } from "../support/ledger.ts";
+import { dlqCount, DeliveryQueues, hookFixture, ledgerStores, sinkRow } from "../support/ledger.ts";
 import { scratchRedis, testConfig } from "../support/test-gateway.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -28,13 +27,7 @@ async function rowToARemovedSink(staleAfterMs: number) {
   const stores = ledgerStores(redis, keys, { staleAfterMs });
   const hook = hookFixture({ source: "src", sinks: ["gone"] });
   await stores.hooks.persist(hook, { dedupTtlS: 60, staleAfterMs });
-  const row = {
-    id: sinkDeliveryId(hook.id, "gone"),
-    parentId: hook.id,
-    target: { kind: "sink" as const, name: "gone" },
-    source: "src",
-    tenant: undefined,
-  };
+  const row = sinkRow(hook, "gone");
   return { config, redis, keys, stores, hook, row };
 }
 

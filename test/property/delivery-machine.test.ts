@@ -14,12 +14,11 @@ import {
   allows,
   transitionsOf,
 } from "../../src/domain/delivery-machine.ts";
-import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import { type ReplayId, newId } from "../../src/domain/ids.ts";
 import type { DeliveryStore, Finish } from "../../src/store/delivery-store.ts";
 import type { Keys } from "../../src/store/keys.ts";
 import type { RedisClient } from "../../src/store/redis-client.ts";
-import { hookFixture, ledgerStores } from "../support/ledger.ts";
+import { hookFixture, ledgerStores, sinkRow } from "../support/ledger.ts";
 import { runs } from "../support/property.ts";
 import { scratchRedis, testConfig } from "../support/test-gateway.ts";
 
@@ -79,13 +78,7 @@ afterAll(() => cleanup());
 async function freshRow(now: number) {
   const hook = hookFixture({ source: "src", sinks: ["out"], receivedAt: now });
   await hooks.persist(hook, { dedupTtlS: 60, staleAfterMs: 0 });
-  const row = {
-    id: sinkDeliveryId(hook.id, "out"),
-    parentId: hook.id,
-    target: { kind: "sink" as const, name: "out" },
-    source: "src",
-    tenant: undefined,
-  };
+  const row = sinkRow(hook, "out");
   return { hook, row, fences: [] as number[], claims: [] as string[] };
 }
 
