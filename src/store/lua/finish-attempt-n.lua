@@ -19,6 +19,9 @@
 
   Returns one integer per update: 1 written, 0 refused (fenced off, or the row is not live).
 ]]
+-- isUnheld(st, leaseUntil, now): no live lease holds the row.
+-- @include store/lua/ledger/row-lease.lua
+
 local out = {}
 local k, a = 1, 2
 for u = 1, tonumber(ARGV[1]) do
@@ -33,8 +36,7 @@ for u = 1, tonumber(ARGV[1]) do
   local ok
   local byClaim = string.sub(fence, 1, 3) == 'ek:'
   if fence == '*' or byClaim then
-    local unheld = st == 'pending' or st == 'retrying' or (st == 'sending' and tonumber(cur[3] or '0') <= tonumber(now))
-    ok = unheld and (not byClaim or cur[4] == string.sub(fence, 4))
+    ok = isUnheld(st, cur[3], tonumber(now)) and (not byClaim or cur[4] == string.sub(fence, 4))
   else
     ok = st == 'sending' and cur[2] == fence
   end
