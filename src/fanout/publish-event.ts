@@ -1,12 +1,13 @@
 // Publishing an event, the outbound use case: validate it → match the subscribed, enabled endpoints
-// (read from indexes, never a scan) → write the event and one pending delivery row per endpoint, before
-// anything is enqueued → add one job per new row. One endpoint's failure never stops the others: a row
-// whose job could not be added is marked enqueue_failed, and reconcile (or a re-publish) adds it later.
-// Global failures (an invalid event, a tenant the caller may not use, an id taken by another event)
-// write nothing. A long fanout is written a page of endpoints at a time (each page one atomic, idempotent
-// script, its jobs added before the next page, see write-fanout.ts), so no script names more than a
-// page of keys; a publish cut short between pages is completed by publishing the same id again, or by
-// recovery (fanout-resume.ts), which needs no id. The answer counts every row and lists the first few;
+// (read from indexes, never a scan) → write the event, one pending delivery row per endpoint and its job
+// (write-fanout.ts: rows and jobs in one script call per page where the store can write jobs, as
+// ingest's persist does; otherwise rows first and one job per new row behind them). One endpoint's
+// failure never stops the others: a row whose job could not be added is marked enqueue_failed, and
+// reconcile (or a re-publish) adds it later. Global failures (an invalid event, a tenant the caller may
+// not use, an id taken by another event) write nothing. A long fanout is written a page of endpoints at
+// a time (each page one atomic, idempotent script), so no script names more than a page of keys; a
+// publish cut short between pages is completed by publishing the same id again, or by recovery
+// (fanout-resume.ts), which needs no id. The answer counts every row and lists the first few;
 // GET /v1/events/:id/deliveries has them all.
 import { type Endpoint, liveSecrets } from "../domain/endpoint.ts";
 import { type EventInput, parseEventInput } from "../domain/event.ts";
@@ -15,6 +16,7 @@ import type { Metrics } from "../observability/metrics.ts";
 import type { EventStore } from "../store/event-store.ts";
 import {
   type EndpointResult,
+  type FanoutEvents,
   type JobAdder,
   type JobRef,
   type PublishStatus,
@@ -52,7 +54,7 @@ export class PublishRefused extends Error {
 }
 
 export interface PublishDeps {
-  readonly events: Pick<EventStore, "publish" | "markEnqueueFailed" | "resolveRef">;
+  readonly events: FanoutEvents & Pick<EventStore, "resolveRef">;
   readonly endpoints: EndpointMatcher;
   readonly jobs: JobAdder;
   readonly metrics: Metrics;

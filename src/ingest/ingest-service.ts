@@ -5,7 +5,7 @@ import type { Config, SourceConfig } from "../config/schema.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
 import { type HookRecord, sinkDeliveryId } from "../domain/hook.ts";
 import { STORE_RETRY_AFTER_S } from "../domain/errors.ts";
-import { type HookId, newId } from "../domain/ids.ts";
+import { type DeliveryId, type HookId, newId } from "../domain/ids.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import { timeline } from "../observability/timeline.ts";
@@ -37,6 +37,8 @@ export interface HookWriter {
     /** Called once the write is on the connection, ahead of any command sent after it. */
     onSent?: () => void,
   ): Promise<PersistOutcome>;
+  /** Mark a row whose job could not be added, so recovery adds it at once. */
+  markEnqueueFailed(id: DeliveryId, error: string): Promise<boolean>;
   load(
     id: HookId,
   ): Promise<
@@ -189,8 +191,21 @@ export class IngestService {
     }
     // A persist that failed may still have been written (its reply lost): its jobs then stay, so they
     // are never discarded on an error. The provider's retry meets the record as a duplicate.
-    if (!outcome.jobsAdded) await this.store(() => adding ?? this.deps.jobs.enqueue(jobs));
+    if (!outcome.jobsAdded)
+      await this.store(() =>
+        (adding ?? this.deps.jobs.enqueue(jobs)).catch((err: unknown) => this.markUnqueued(jobs, err)),
+      );
     return { outcome, persisted };
+  }
+
+  /**
+   * The rows are written but their jobs may not be: each is marked (as fanout marks one), so recovery
+   * adds its job on its next tick rather than at the stale horizon. Rethrows `err` (the answer is 503).
+   */
+  private async markUnqueued(jobs: readonly JobRow[], err: unknown): Promise<never> {
+    const error = err instanceof Error ? err.message : String(err);
+    await Promise.all(jobs.map((job) => this.deps.hooks.markEnqueueFailed(job.id, error).catch(() => false)));
+    throw err;
   }
 
   private async discardJobs(jobs: readonly JobRow[]): Promise<void> {

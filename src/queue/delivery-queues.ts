@@ -6,7 +6,7 @@ import type { RedisClient } from "../store/redis-client.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
 import type { DeliveryId } from "../domain/ids.ts";
 import type { Keys } from "../store/keys.ts";
-import type { JobLayout, JobWrite } from "../store/hook-store.ts";
+import type { JobLayout, JobWrite } from "../store/row-write.ts";
 import { queueKeysOf, standardJobWrite } from "./bullmq/job-layout.ts";
 import {
   DELIVERY_JOB_NAME,

@@ -10,17 +10,14 @@
 import type { Config } from "../config/schema.ts";
 import type { EndpointId } from "../domain/ids.ts";
 import { type EndpointMatcher, endpointProblem } from "../fanout/publish-event.ts";
-import { type JobAdder, writeFanout } from "../fanout/write-fanout.ts";
+import { type FanoutEvents, type JobAdder, writeFanout } from "../fanout/write-fanout.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { EventStore } from "../store/event-store.ts";
 
 export interface FanoutResumeDeps {
   readonly config: Config;
   readonly keys: { readonly buckets: readonly number[] };
-  readonly events: Pick<
-    EventStore,
-    "publish" | "markEnqueueFailed" | "unfinishedFanouts" | "unfinishedFanout" | "forgetFanout"
-  >;
+  readonly events: FanoutEvents & Pick<EventStore, "unfinishedFanouts" | "unfinishedFanout" | "forgetFanout">;
   readonly endpoints: EndpointMatcher;
   readonly jobs: JobAdder;
   readonly logger: Logger;

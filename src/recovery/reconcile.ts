@@ -108,7 +108,7 @@ export class Reconcile {
     const target = claim.target;
     if (!target || !this.configured(target)) {
       report.unknownSinks++;
-      await this.deadLetterUnroutable(id, target);
+      await this.deadLetterUnroutable(id, token, target);
       return;
     }
     try {
@@ -136,21 +136,27 @@ export class Reconcile {
     return target.kind === "endpoint" || target.name in this.deps.config.sinks;
   }
 
-  /** A row whose sink is gone from the config can never be delivered: it ends dead, as a config error. */
-  private async deadLetterUnroutable(id: DeliveryId, target: Target | undefined): Promise<void> {
+  /**
+   * A row whose sink is gone from the config can never be delivered: it ends dead, as a config error,
+   * written under this sweep's stale claim (`token`), so never over an attempt a worker took since.
+   */
+  private async deadLetterUnroutable(
+    id: DeliveryId,
+    token: string,
+    target: Target | undefined,
+  ): Promise<void> {
     const { ledger, metrics, logger } = this.deps;
     const row = await ledger.get(id);
     if (!row) return;
     const reason = `sink "${target?.kind === "sink" ? target.name : "?"}" is no longer configured`;
+    const dead = { outcome: "dead", reason, errorClass: "permanent" } as const;
+    if (!(await ledger.finish(row, { staleClaim: token }, dead, this.now()))) return;
     metrics.deadLettered.inc({
       source: row.source,
       sink: target?.kind === "sink" ? target.name : "unknown",
       error_class: "permanent",
     });
-    if (
-      await ledger.finish(row, "unfenced", { outcome: "dead", reason, errorClass: "permanent" }, this.now())
-    )
-      logger.warn({ delivery_id: id, hook_id: row.parentId, reason }, "dead-lettered");
+    logger.warn({ delivery_id: id, hook_id: row.parentId, reason }, "dead-lettered");
   }
 
   /** DLQ members and failed jobs older than retention. */

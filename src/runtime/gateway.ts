@@ -101,7 +101,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     if (!jobsInScript)
       logger.warn(
         { bullmq, verified: LAYOUT_BULLMQ_VERSION },
-        "ingest adds jobs with Queue.add: the in-script job write is verified for another BullMQ release",
+        "ingest and fanout add jobs with Queue.add: the in-script job write is verified for another BullMQ release",
       );
     const core: Core = {
       config,
@@ -115,11 +115,12 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       replays: new ReplayStore(redis, keys, config.retention_s),
       replayQueue,
       ledger,
-      // Jobs are written with their hook's record where this BullMQ's job layout is the verified one.
+      // Jobs are written with their rows (a hook's, a fanout page's) where this BullMQ's job layout is the
+      // verified one.
       hooks: new HookStore(redis, keys, ledger, jobsInScript ? queues : undefined),
       dlq: new DlqStore(redis, keys, ledger),
       endpoints: new EndpointStore(redis, keys, config.outbound.max_endpoints_per_tenant),
-      events: new EventStore(redis, keys, ledger),
+      events: new EventStore(redis, keys, ledger, jobsInScript ? queues : undefined),
       claimSigner: await loadClaimSigner(redis, keys, config),
       // A worker-only process cannot know the API's port: it is told through http.public_url (the boot
       // warns when it is missing and claim URLs would be handed out).

@@ -44,8 +44,17 @@ export type Finish =
     }
   | { readonly outcome: "release" };
 
-/** Who writes: a claim's fencing token, or `unfenced` (BullMQ failed the job itself; recovery). */
-export type Writer = { readonly fence: number } | "unfenced";
+/**
+ * Who writes: a worker's claim (its fencing token), recovery's stale claim (its enqueue token, see
+ * claimStale), or `unfenced` (seeding, tools). The last two land only on a row no attempt holds.
+ */
+export type Writer = { readonly fence: number } | { readonly staleClaim: string } | "unfenced";
+
+/** How the finish script reads a writer. */
+function fenceArg(writer: Writer): string | number {
+  if (writer === "unfenced") return "*";
+  return "fence" in writer ? writer.fence : `ek:${writer.staleClaim}`;
+}
 
 export type ReviveResult = "moved" | "already" | "missing" | "newer" | "gone" | DeliveryState;
 
@@ -194,7 +203,7 @@ export class DeliveryStore {
       args.push(
         own.length,
         row.id,
-        writer === "unfenced" ? "*" : writer.fence,
+        fenceArg(writer),
         finish.outcome,
         now,
         this.opts.retentionS,

@@ -1,17 +1,16 @@
 // Published events in Redis, written together with their delivery rows (one per matching endpoint),
 // in the bucket of the event's ref (its id scoped by tenant, see eventRef): the ledger of record for
 // outbound fanout. The payload is stored once, in the event; every row of the event points at it.
-import type { RedisClient } from "./redis-client.ts";
+// Rows are created as ingest creates them (row-write.ts): on a single Redis with the verified BullMQ
+// their jobs are written in the same script call, so a page of a fanout is one command.
 import { targetKey } from "../domain/delivery.ts";
-import { type DeliveryId, type EndpointId, bucketFor, bucketOf, deliveryIdFor } from "../domain/ids.ts";
+import { RowParentStore } from "./row-write.ts";
+import { type DeliveryId, type EndpointId, bucketFor, deliveryIdFor } from "../domain/ids.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
-import type { DeliveryStore } from "./delivery-store.ts";
-import type { Keys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
 import { eventIdOf, eventRef } from "../domain/event.ts";
 
-const publishScript = new LuaScript("publish-event-n.lua", "n");
-const markFailedScript = new LuaScript("mark-enqueue-failed-2.lua", 2);
+const publishScript = new LuaScript("publish-event-n.lua", "n", { oneSlotOnClusterOnly: true });
 const forgetFanoutScript = new LuaScript("forget-fanout-2.lua", 2);
 
 /** An event as published. */
@@ -55,8 +54,10 @@ export interface UnfinishedFanout {
   readonly record: EventRecord;
   readonly endpoints: readonly EndpointId[];
 }
+/** `jobsAdded`: the new (and taken back) rows' jobs were written by the same call. */
 export type PublishOutcome =
-  { readonly kind: "conflict" } | { readonly kind: "written"; readonly rows: readonly RowStatus[] };
+  | { readonly kind: "conflict" }
+  | { readonly kind: "written"; readonly rows: readonly RowStatus[]; readonly jobsAdded: boolean };
 
 /** The delivery row of the event named `ref` (see eventRef) to endpoint `endpointId`. */
 export function endpointDeliveryId(ref: string, endpointId: EndpointId): DeliveryId {
@@ -75,13 +76,8 @@ export function toEventRecord(
   return { id, type: m.type, tenant: m.tenant, createdAt: m.created_at, payload, traceparent: m.tp };
 }
 
-export class EventStore {
-  constructor(
-    private readonly redis: RedisClient,
-    private readonly keys: Keys,
-    private readonly deliveries: DeliveryStore,
-  ) {}
-
+/** With a job layout (see RowParentStore), each page's jobs are written by its publish call (`jobsAdded`). */
+export class EventStore extends RowParentStore {
   /**
    * Write the event (if new) and a pending row per endpoint (if new), in one atomic step: one page of a
    * fanout (the caller pages a long list of endpoints). `now`: when the page is written (new rows'
@@ -101,42 +97,31 @@ export class EventStore {
       created_at: event.createdAt,
       tp: event.traceparent,
     };
-    const rowKeys: string[] = [];
-    const rowArgs: string[] = [];
+    const keys = [this.keys.event(ref), this.keys.watch(bucket), this.keys.fanouts(bucket)];
+    const args: (string | number | Buffer)[] = [
+      ref,
+      event.type,
+      event.tenant ?? "",
+      JSON.stringify(meta),
+      event.payload,
+      now,
+      now + opts.staleAfterMs,
+      opts.retentionS,
+      opts.page.kind,
+      opts.page.kind === "first" ? JSON.stringify(opts.page.endpoints) : "",
+      this.jobs ? 1 : 0,
+    ];
     for (const ep of endpoints) {
-      const id = endpointDeliveryId(ref, ep);
-      rowKeys.push(this.keys.delivery(id));
-      rowArgs.push(id, targetKey({ kind: "endpoint", id: ep }));
+      const row = {
+        id: endpointDeliveryId(ref, ep),
+        parentId: ref,
+        target: { kind: "endpoint", id: ep },
+      } as const;
+      this.pushRow(keys, args, row);
     }
-    const reply = (await publishScript.run(
-      this.redis,
-      [this.keys.event(ref), this.keys.watch(bucket), this.keys.fanouts(bucket), ...rowKeys],
-      [
-        ref,
-        event.type,
-        event.tenant ?? "",
-        JSON.stringify(meta),
-        event.payload,
-        now,
-        now + opts.staleAfterMs,
-        opts.retentionS,
-        opts.page.kind,
-        opts.page.kind === "first" ? JSON.stringify(opts.page.endpoints) : "",
-        ...rowArgs,
-      ],
-    )) as string[];
+    const reply = (await publishScript.run(this.redis, keys, args)) as string[];
     if (reply[0] === "conflict") return { kind: "conflict" };
-    return { kind: "written", rows: reply as RowStatus[] };
-  }
-
-  /** A row whose job could not be added: reconcile will add it (see mark-enqueue-failed-2.lua). */
-  async markEnqueueFailed(id: DeliveryId, error: string, now = Date.now()): Promise<boolean> {
-    const reply = await markFailedScript.run(
-      this.redis,
-      [this.keys.delivery(id), this.keys.watch(bucketOf(id))],
-      [id, error.slice(0, 1024), now],
-    );
-    return reply === 1;
+    return { kind: "written", rows: reply as RowStatus[], jobsAdded: this.jobs !== undefined };
   }
 
   /** Refs of a bucket's unfinished fanouts that recovery may finish by `now`, oldest first. */

@@ -4,7 +4,6 @@
 // on a single Redis that call writes their delivery jobs too, given the queues' job layout.
 import { type RedisClient, isCluster } from "./redis-client.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
-import { targetKey } from "../domain/delivery.ts";
 import { type HookRecord, idempotencyKey, sinkDeliveryId } from "../domain/hook.ts";
 import { type DeliveryId, type HookId, bucketOf } from "../domain/ids.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
@@ -12,6 +11,7 @@ import type { Keys } from "./keys.ts";
 import { inGroups } from "./group-indexes.ts";
 import { LuaScript } from "./lua-script.ts";
 import { TickBatch } from "./tick-batch.ts";
+import { type JobLayout, RowParentStore } from "./row-write.ts";
 
 const persistHooks = new LuaScript("persist-hooks-n.lua", "n", { oneSlotOnClusterOnly: true });
 
@@ -34,20 +34,6 @@ interface PersistWrite {
 export type PersistOutcome =
   | { readonly kind: "new"; readonly jobsAdded?: true }
   | { readonly kind: "duplicate"; readonly firstId: HookId };
-
-/** A delivery job's queue keys and stored fields, for the persist script to write it. */
-export interface JobWrite {
-  /** job hash, wait, paused, meta, id counter, active, events stream, marker */
-  readonly keys: readonly string[];
-  readonly name: string;
-  readonly data: string;
-  readonly opts: string;
-}
-
-/** Where and how a delivery's job is stored (the delivery queues know). */
-export interface JobLayout {
-  jobWrite(row: Pick<DeliveryRow, "id" | "parentId" | "target">): JobWrite;
-}
 
 /** A hook record with the rows of its deliveries (by sink; undefined where a row has expired). */
 export interface StoredHook {
@@ -110,17 +96,13 @@ export function toHookRecord(
   };
 }
 
-export class HookStore {
+/** With a job layout (see RowParentStore), each hook's jobs are written by its persist (`jobsAdded`). */
+export class HookStore extends RowParentStore {
   private readonly writes: TickBatch<PersistWrite, PersistOutcome>;
   private readonly perSlot: boolean;
 
-  constructor(
-    private readonly redis: RedisClient,
-    private readonly keys: Keys,
-    private readonly deliveries: DeliveryStore,
-    /** When given, on a single Redis, each hook's jobs are written by its persist (`jobsAdded`). */
-    private readonly jobs?: JobLayout,
-  ) {
+  constructor(redis: RedisClient, keys: Keys, deliveries: DeliveryStore, jobs?: JobLayout) {
+    super(redis, keys, deliveries, jobs);
     this.perSlot = isCluster(redis);
     this.writes = new TickBatch((batch) => this.flush(batch), MAX_HOOKS_PER_CALL);
   }
@@ -165,18 +147,12 @@ export class HookStore {
       hook.tenant ?? "",
     ];
     // On a cluster a job's queue is another slot than its row: the caller adds it (`onSent`).
-    const jobs = this.perSlot ? undefined : this.jobs;
+    const jobs = this.jobs;
     args.push(jobs ? 1 : 0);
     for (const sink of hook.sinks) {
       const id = sinkDeliveryId(hook.id, sink);
-      const target = { kind: "sink", name: sink } as const;
-      keys.push(this.keys.delivery(id));
-      args.push(id, targetKey(target));
-      if (jobs) {
-        const job = jobs.jobWrite({ id, parentId: hook.id, target });
-        keys.push(...job.keys);
-        args.push(job.name, job.data, job.opts);
-      }
+      const row = { id, parentId: hook.id, target: { kind: "sink", name: sink } } as const;
+      this.pushRow(keys, args, row);
     }
     const bucket = bucketOf(hook.id);
     if (!jobs) return this.writes.add({ bucket, keys, args, onSent });

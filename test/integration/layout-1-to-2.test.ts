@@ -89,6 +89,7 @@ describe("layout 1 -> 2", () => {
     expect(await events.publish(record, [ep], { ...opts, ref: "evt_1" })).toEqual({
       kind: "written",
       rows: ["created"],
+      jobsAdded: false,
     });
     expect(await s.redis.exists(s.keys.event("acme/evt_1"))).toBe(0);
     await migrate(s);
@@ -101,6 +102,7 @@ describe("layout 1 -> 2", () => {
     ).toEqual({
       kind: "written",
       rows: ["duplicate"],
+      jobsAdded: false,
     });
     // Another tenant's evt_1 is its own event; a tenantless evt_1 meets acme's record and is refused.
     expect(await events.resolveRef("globex", "evt_1")).toBe("globex/evt_1");

@@ -3,10 +3,9 @@
 // not taken, and `revive` (replay) is idempotent per replay and refuses a row that died again after
 // the replay's snapshot.
 import { afterEach, expect, it } from "vitest";
-import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import { type ReplayId, newId } from "../../src/domain/ids.ts";
 import type { DeliveryStore } from "../../src/store/delivery-store.ts";
-import { dlqCount, hookFixture, ledgerStores } from "../support/ledger.ts";
+import { dlqCount, hookFixture, ledgerStores, sinkRow } from "../support/ledger.ts";
 import { scratchRedis, testConfig } from "../support/test-gateway.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -27,13 +26,7 @@ async function oneDelivery() {
   const stores = ledgerStores(redis, keys);
   const hook = hookFixture({ source: "src", sinks: ["out"] });
   expect(await stores.hooks.persist(hook, { dedupTtlS: 60, staleAfterMs: 60_000 })).toEqual({ kind: "new" });
-  const row = {
-    id: sinkDeliveryId(hook.id, "out"),
-    parentId: hook.id,
-    target: { kind: "sink" as const, name: "out" },
-    source: "src",
-    tenant: undefined,
-  };
+  const row = sinkRow(hook, "out");
   const claim = (ledger: DeliveryStore, owner: string, leaseMs: number) =>
     ledger.claim(row.id, keys.hook(hook.id), owner, leaseMs, []);
   return { ...stores, redis, keys, row, claim };

@@ -41,6 +41,17 @@ export function hookFixture(opts: {
   };
 }
 
+/** The row of `hook`'s delivery to `sink`, as the ledger's writes name it. */
+export function sinkRow(hook: HookRecord, sink: string) {
+  return {
+    id: sinkDeliveryId(hook.id, sink),
+    parentId: hook.id,
+    target: { kind: "sink" as const, name: sink },
+    source: hook.source,
+    tenant: hook.tenant,
+  };
+}
+
 /** The ledger, hook and DLQ stores on `redis` (retention and staleness as given). */
 export function ledgerStores(
   redis: RedisClient,

@@ -1,6 +1,7 @@
 // Ingest hands a hook's job adds to Redis as soon as its persist is on the connection, without waiting
 // for the persist's answer, and answers only once both are acknowledged; a duplicate's jobs are
-// removed again; a failed persist never removes jobs (its write may have landed).
+// removed again; a failed persist never removes jobs (its write may have landed); a failed add marks
+// the new hook's rows for recovery (as fanout does) and answers 503.
 import { describe, expect, it } from "vitest";
 import { configSchema } from "../../src/config/schema.ts";
 import type { HookId } from "../../src/domain/ids.ts";
@@ -14,23 +15,28 @@ type Outcome = Awaited<ReturnType<HookWriter["persist"]>>;
 /** A persist whose answer the test gives, after it has "sent" the write. */
 function heldPersist() {
   let answer!: (o: Outcome | Error) => void;
+  const marked: string[] = [];
   const writer: HookWriter = {
     persist: (_hook, _opts, onSent) =>
       new Promise<Outcome>((resolve, reject) => {
         answer = (o) => (o instanceof Error ? reject(o) : resolve(o));
         onSent?.();
       }),
+    markEnqueueFailed: (id, error) => {
+      marked.push(`${id} ${error}`);
+      return Promise.resolve(true);
+    },
     load: () => Promise.resolve({ deliveries: {} }),
   };
-  return { writer, answer: (o: Outcome | Error) => answer(o) };
+  return { writer, marked, answer: (o: Outcome | Error) => answer(o) };
 }
 
-function service(hooks: HookWriter) {
+function service(hooks: HookWriter, addFails = false) {
   const calls: string[] = [];
   const jobs = {
     enqueue: (rows: readonly JobRow[]) => {
       calls.push(`enqueue ${rows.map((r) => r.id).join(",")}`);
-      return Promise.resolve();
+      return addFails ? Promise.reject(new Error("queue refused")) : Promise.resolve();
     },
     discard: (rows: readonly JobRow[]) => {
       calls.push(`discard ${rows.map((r) => r.id).join(",")}`);
@@ -103,10 +109,35 @@ describe("persist with jobs", () => {
         calls.push("persist");
         return Promise.resolve({ kind: "new" });
       },
+      markEnqueueFailed: () => Promise.resolve(true),
       load: () => Promise.resolve(undefined),
     };
     const svc = service(writer);
     expect((await svc.ingest()).status).toBe("accepted");
     expect([...calls, ...svc.calls.map((c) => c.split(" ")[0])]).toEqual(["persist", "enqueue"]);
+  });
+
+  it("marks a new hook's rows whose job add failed, for recovery to add at once, and answers 503", async () => {
+    const persist = heldPersist();
+    const { calls, ingest } = service(persist.writer, true);
+    const result = ingest();
+    await tick();
+    persist.answer({ kind: "new" });
+    await expect(result).rejects.toSatisfy(
+      (e: unknown) => e instanceof IngestError && e.code === "store_unavailable",
+    );
+    const rows = calls[0]?.split(" ")[1]?.split(",") ?? [];
+    expect(rows).toHaveLength(1);
+    expect(persist.marked).toEqual(rows.map((id) => `${id} queue refused`));
+  });
+
+  it("marks nothing when the adds succeed", async () => {
+    const persist = heldPersist();
+    const { ingest } = service(persist.writer);
+    const result = ingest();
+    await tick();
+    persist.answer({ kind: "new" });
+    expect((await result).status).toBe("accepted");
+    expect(persist.marked).toEqual([]);
   });
 });

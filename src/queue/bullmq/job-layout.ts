@@ -4,7 +4,7 @@
 // standard job (hash, wait list, marker, events) as its add script does (add-standard-job.lua, included
 // by the persist script), so it is done only for the BullMQ version a contract test compared it against
 // (version.ts); with any other, jobs go through `Queue.add` as before.
-import type { JobWrite } from "../../store/hook-store.ts";
+import type { JobWrite } from "../../store/row-write.ts";
 import { DELIVERY_JOB_NAME, type DeliveryJobData } from "../delivery-job.ts";
 
 /** The keys a standard add touches, in the order add-standard-job.lua takes them after the job hash. */

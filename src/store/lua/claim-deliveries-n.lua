@@ -14,6 +14,9 @@
     {'missing', 0|1}            no such row; 1 when the parent record exists
     {'delivered'} | {'dead'}    final
 ]]
+-- isUnheld(st, leaseUntil, now): no live lease holds the row.
+-- @include store/lua/ledger/row-lease.lua
+
 -- One read and one write of the row, one read of the parent: the claim is on every attempt's path.
 local function claim(row, parent, watch, id, owner, nowArg, leaseMs, a, nfields)
   local now = tonumber(nowArg)
@@ -25,11 +28,8 @@ local function claim(row, parent, watch, id, owner, nowArg, leaseMs, a, nfields)
   if st == 'delivered' or st == 'dead' then
     return {st}
   end
-  if st == 'sending' then
-    local until_ = tonumber(cur[2] or '0')
-    if until_ > now then
-      return {'leased', tostring(until_)}
-    end
+  if not isUnheld(st, cur[2], now) then
+    return {'leased', tostring(tonumber(cur[2]))}
   end
   local fence = tonumber(cur[5] or '0') + 1
   local attempts = tonumber(cur[6] or '0') + 1

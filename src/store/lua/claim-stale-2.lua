@@ -17,6 +17,9 @@
     {'leased'}         a worker's send lease is live (score moved to its expiry)
     {'final'}/{'missing'}  nothing to recover (dropped from the watch set)
 ]]
+-- isUnheld(st, leaseUntil, now): no live lease holds the row.
+-- @include store/lua/ledger/row-lease.lua
+
 local score = redis.call('ZSCORE', KEYS[2], ARGV[1])
 local now = tonumber(ARGV[2])
 if not score or tonumber(score) > now then
@@ -32,7 +35,7 @@ if st == 'delivered' or st == 'dead' then
   redis.call('ZREM', KEYS[2], ARGV[1])
   return {'final'}
 end
-if st == 'sending' and tonumber(row[4] or '0') > now then
+if not isUnheld(st, row[4], now) then
   redis.call('ZADD', KEYS[2], row[4], ARGV[1])
   return {'leased'}
 end

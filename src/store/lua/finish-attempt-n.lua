@@ -1,12 +1,15 @@
 --[[
   Record the outcome of attempts, several rows per call (workers batch what finishes within one tick).
-  Each write is fenced: it lands only while the row is `sending` under the caller's fencing token, so
-  a worker that lost its lease can never overwrite what the new holder wrote. A final outcome starts
+  Each write is fenced: a worker's lands only while the row is `sending` under the caller's fencing
+  token, so a worker that lost its lease can never overwrite what the new holder wrote. The writers
+  that hold no attempt (recovery) land only on a live row no attempt holds: pending, retrying, or
+  sending under a lease that has lapsed; recovery's also only while its stale claim is the row's. A final outcome starts
   the row's retention, and the parent's once none of its deliveries is live; a death lists the row in
   its bucket's DLQ indexes in the same step.
 
   ARGV[1]  number of updates; then per update 12 values:
-             nkeys, delivery id, fence ('*': unfenced, only a live row), outcome, now, retention_s,
+             nkeys, delivery id, fence (a worker's fencing token; 'ek:<token>': recovery's stale claim;
+             '*': unfenced), outcome, now, retention_s,
              next_attempt_at, watch score, reason, error class, status code, uncount (1: the claim
              sent nothing, take its attempt back)
            outcome: delivered | retrying | dead | release (hand back unattempted: the attempt is not
@@ -16,6 +19,9 @@
 
   Returns one integer per update: 1 written, 0 refused (fenced off, or the row is not live).
 ]]
+-- isUnheld(st, leaseUntil, now): no live lease holds the row.
+-- @include store/lua/ledger/row-lease.lua
+
 local out = {}
 local k, a = 1, 2
 for u = 1, tonumber(ARGV[1]) do
@@ -25,15 +31,19 @@ for u = 1, tonumber(ARGV[1]) do
   local reason, class, status = ARGV[a + 8], ARGV[a + 9], ARGV[a + 10]
   local uncount = ARGV[a + 11] == '1'
   local row, parent, watch = KEYS[k], KEYS[k + 1], KEYS[k + 2]
-  local cur = redis.call('HMGET', row, 'st', 'f')
+  local cur = redis.call('HMGET', row, 'st', 'f', 'lu', 'ek')
   local st = cur[1]
   local ok
-  if fence == '*' then
-    ok = st == 'pending' or st == 'sending' or st == 'retrying'
+  local byClaim = string.sub(fence, 1, 3) == 'ek:'
+  if fence == '*' or byClaim then
+    ok = isUnheld(st, cur[3], tonumber(now)) and (not byClaim or cur[4] == string.sub(fence, 4))
   else
     ok = st == 'sending' and cur[2] == fence
   end
   if ok then
+    if byClaim then
+      redis.call('HDEL', row, 'ek')
+    end
     local final = outcome == 'delivered' or outcome == 'dead'
     if final then
       redis.call('HDEL', row, 'lo', 'lu', 'na')

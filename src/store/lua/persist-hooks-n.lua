@@ -24,15 +24,15 @@
     source
     tenant ('' for none)
     1 when the hook's jobs are written here too, 0 when the caller adds them
-    per row: delivery id, target, and with jobs: job name, job data JSON, job opts JSON
+    per row: as create-row.lua takes it (delivery id, target, and with jobs the job's name, data, opts)
 
-  With jobs, KEYS per row are the row and then its job's: job hash, wait, paused, meta, id counter,
-  active, events stream, marker (a single Redis only: the queue is another slot than the row).
+  Per row, KEYS as create-row.lua takes them: the row, and with jobs its job's 8 keys (a single Redis
+  only: the queue is another slot than the row).
 
   Returns, per hook: 1 when written, the first copy's id (a string) for a duplicate.
 ]]
--- addStandardJob(...): a BullMQ standard job, written as BullMQ's own add script writes one.
--- @include queue/bullmq/add-standard-job.lua
+-- createRow(...): a pending delivery row, and its job where one is passed.
+-- @include store/lua/ledger/create-row.lua
 
 local out = {}
 local k, a = 0, 0
@@ -40,7 +40,7 @@ while a < #ARGV do
   local rows = tonumber(ARGV[a + 1])
   local id, ttl, received = ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]
   local withJobs = ARGV[a + 11] == '1'
-  local keysPerRow, argsPerRow = withJobs and 9 or 1, withJobs and 5 or 2
+  local keysPerRow, argsPerRow = rowKeyCount(withJobs), rowArgCount(withJobs)
   local dedup, record, watch = KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]
   local first = redis.call('SET', dedup, id, 'NX', 'EX', ttl)
   if not first then
@@ -53,18 +53,7 @@ while a < #ARGV do
       redis.call('EXPIRE', record, ttl)
     end
     for i = 0, rows - 1 do
-      local rk, ra = k + 4 + i * keysPerRow, a + 12 + i * argsPerRow
-      local rid = ARGV[ra]
-      redis.call('HSET', KEYS[rk], 'p', id, 't', ARGV[ra + 1], 'st', 'pending', 'a', 0, 'f', 0, 'c', received,
-        's', source)
-      if tenant ~= '' then
-        redis.call('HSET', KEYS[rk], 'tn', tenant)
-      end
-      redis.call('ZADD', watch, score, rid)
-      if withJobs then
-        addStandardJob(KEYS[rk + 1], KEYS[rk + 2], KEYS[rk + 3], KEYS[rk + 4], KEYS[rk + 5], KEYS[rk + 6], KEYS[rk + 7],
-          KEYS[rk + 8], rid, ARGV[ra + 2], ARGV[ra + 3], ARGV[ra + 4], received)
-      end
+      createRow(k + 4 + i * keysPerRow, a + 12 + i * argsPerRow, withJobs, id, received, source, tenant, watch, score)
     end
     out[#out + 1] = 1
   end

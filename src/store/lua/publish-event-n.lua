@@ -1,7 +1,10 @@
 --[[
-  Record a published event and one pending delivery row per matching endpoint, before anything is
-  enqueued, atomically. Rows are unique on (endpoint, event): a row that exists is a duplicate — except
-  one whose enqueue failed, which this call takes back (compare-and-set on its enqueue-failed mark), so
+  Record a published event and one pending delivery row per matching endpoint, atomically, with each
+  new row's job where the caller passes the job writes (a single Redis with the verified BullMQ, as
+  ingest's persist does: create-row.lua is the one row writer of both); otherwise the caller adds the
+  jobs after this call. Rows are unique on (endpoint, event): a row that exists is a duplicate — except
+  one whose enqueue failed (marked by a caller whose add failed, or by an older release), which this
+  call takes back (compare-and-set on its enqueue-failed mark; with jobs, its job is written here), so
   that of several concurrent re-publishers exactly one enqueues it. Re-publishing an event id with
   another type is refused (ids are scoped by tenant: the record's key names it). An event left with no
   live row (nobody takes it) expires after retention_s, as a finished one does; a fanout is written a
@@ -13,7 +16,8 @@
   KEYS[1]   event record (hash: meta, payload, live, r:<delivery id> per row, fo while unfinished)
   KEYS[2]   the bucket's watch set
   KEYS[3]   the bucket's unfinished fanouts (zset: event ref -> when recovery may finish it, ms)
-  KEYS[4..] one delivery row per endpoint (hash)
+  KEYS[4..] per endpoint, as create-row.lua takes them: its delivery row (hash), and with jobs its
+            job's 8 keys (the outbound queue's slot: a single Redis only)
 
   ARGV[1]   event ref (`<tenant>/<id>`, or the bare id): what each row's `p` names
   ARGV[2]   event type
@@ -27,11 +31,16 @@
             'more' (more follow: push back when recovery may finish it, if still marked) or 'last'
             (clear the mark)
   ARGV[10]  with 'first', the ids of every endpoint of the fanout (JSON); else ''
-  ARGV[11..] per row, in KEYS order: delivery id, target
+  ARGV[11]  '1' when the rows' jobs are written here, '0' when the caller adds them
+  ARGV[12..] per row, in KEYS order, as create-row.lua takes them: delivery id, target, and with jobs
+            the job's name, data JSON, opts JSON
 
   Returns {'conflict'} or one status per row: 'created', 'duplicate' or 'reclaimed' (an enqueue-failed
-  row this caller must enqueue again).
+  row taken back: without jobs, this caller must enqueue it again).
 ]]
+-- createRow(...): a pending delivery row, and its job where one is passed.
+-- @include store/lua/ledger/create-row.lua
+
 if redis.call('EXISTS', KEYS[1]) == 1 then
   local known = redis.call('HMGET', KEYS[1], 'type', 'tn')
   if known[1] ~= ARGV[2] or (known[2] or '') ~= ARGV[3] then
@@ -41,27 +50,36 @@ else
   redis.call('HSET', KEYS[1], 'meta', ARGV[4], 'payload', ARGV[5], 'type', ARGV[2], 'tn', ARGV[3], 'live', 0)
 end
 local out = {}
-for i = 1, #KEYS - 3 do
-  local row = KEYS[3 + i]
-  local id, target = ARGV[9 + 2 * i], ARGV[10 + 2 * i]
+local withJobs = ARGV[11] == '1'
+local keysPerRow, argsPerRow = rowKeyCount(withJobs), rowArgCount(withJobs)
+local created = 0
+local k, a = 4, 12
+while k <= #KEYS do
+  local row = KEYS[k]
+  local status = 'created'
   if redis.call('EXISTS', row) == 1 then
-    if redis.call('HGET', row, 'ef') == '1' and redis.call('HGET', row, 'st') == 'pending' then
+    local mark = redis.call('HMGET', row, 'ef', 'st')
+    if mark[1] == '1' and mark[2] == 'pending' then
       redis.call('HDEL', row, 'ef', 'ee')
-      out[i] = 'reclaimed'
+      if withJobs then
+        addRowJob(k, a, ARGV[6])
+      end
+      status = 'reclaimed'
     else
-      out[i] = 'duplicate'
+      status = 'duplicate'
     end
   else
-    redis.call('HSET', row, 'p', ARGV[1], 't', target, 'st', 'pending', 'a', 0, 'f', 0, 'c', ARGV[6], 's', ARGV[2])
-    if ARGV[3] ~= '' then
-      redis.call('HSET', row, 'tn', ARGV[3])
-    end
-    redis.call('HSET', KEYS[1], 'r:' .. id, 1)
-    redis.call('HINCRBY', KEYS[1], 'live', 1)
-    redis.call('PERSIST', KEYS[1])
-    redis.call('ZADD', KEYS[2], ARGV[7], id)
-    out[i] = 'created'
+    createRow(k, a, withJobs, ARGV[1], ARGV[6], ARGV[2], ARGV[3], KEYS[2], ARGV[7])
+    redis.call('HSET', KEYS[1], 'r:' .. ARGV[a], 1)
+    created = created + 1
   end
+  out[#out + 1] = status
+  k = k + keysPerRow
+  a = a + argsPerRow
+end
+if created > 0 then
+  redis.call('HINCRBY', KEYS[1], 'live', created)
+  redis.call('PERSIST', KEYS[1])
 end
 -- Recovery finishes a marked fanout once the publisher has written no page for stale_after_ms.
 if ARGV[9] == 'first' then

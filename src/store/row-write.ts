@@ -1,0 +1,77 @@
+// Creating delivery rows, the TypeScript half (the Lua half is lua/ledger/create-row.lua, the one row
+// writer of ingest's persist and fanout's publish): how a row, and its job where the script writes it
+// too, is laid out in a script call's keys and arguments. Jobs go in the same call only where the
+// queue is reachable from it: a single Redis (on a cluster the queue is another slot than the row, and
+// the caller adds the job behind the call) with the BullMQ release the job layout was verified for.
+// Both directions share the one recovery protocol for the case without: a row is born in its bucket's
+// watch set, and one whose job add failed is marked so recovery adds its job at once.
+import type { DeliveryRow } from "../domain/delivery.ts";
+import { targetKey } from "../domain/delivery.ts";
+import { type DeliveryId, bucketOf } from "../domain/ids.ts";
+import type { DeliveryStore } from "./delivery-store.ts";
+import type { Keys } from "./keys.ts";
+import { LuaScript } from "./lua-script.ts";
+import { type RedisClient, isCluster } from "./redis-client.ts";
+
+const markFailedScript = new LuaScript("mark-enqueue-failed-2.lua", 2);
+
+/** A delivery job's queue keys and stored fields, for a script to write it. */
+export interface JobWrite {
+  /** job hash, wait, paused, meta, id counter, active, events stream, marker */
+  readonly keys: readonly string[];
+  readonly name: string;
+  readonly data: string;
+  readonly opts: string;
+}
+
+/** What a row's job is made from. */
+export type RowRef = Pick<DeliveryRow, "id" | "parentId" | "target">;
+
+/** Where and how a delivery's job is stored (the delivery queues know). */
+export interface JobLayout {
+  jobWrite(row: RowRef): JobWrite;
+}
+
+/** A store of the records rows deliver (hooks, events): it creates their rows, and their jobs where it can. */
+export abstract class RowParentStore {
+  /** How this store's scripts write jobs; undefined (always on a cluster): the caller adds them. */
+  protected readonly jobs: JobLayout | undefined;
+
+  constructor(
+    protected readonly redis: RedisClient,
+    protected readonly keys: Keys,
+    protected readonly deliveries: DeliveryStore,
+    /** When given, on a single Redis, rows' jobs are written by the call that creates the rows. */
+    jobs?: JobLayout,
+  ) {
+    this.jobs = isCluster(redis) ? undefined : jobs;
+  }
+
+  /** Whether this store writes the rows' jobs itself (the caller then adds none). */
+  get writesJobs(): boolean {
+    return this.jobs !== undefined;
+  }
+
+  /**
+   * A row whose job could not be added (the caller's add behind the script failed): recovery adds it on
+   * its next tick instead of at the stale horizon (see mark-enqueue-failed-2.lua).
+   */
+  async markEnqueueFailed(id: DeliveryId, error: string, now = Date.now()): Promise<boolean> {
+    const reply = await markFailedScript.run(
+      this.redis,
+      [this.keys.delivery(id), this.keys.watch(bucketOf(id))],
+      [id, error.slice(0, 1024), now],
+    );
+    return reply === 1;
+  }
+
+  /** Append one row's keys and arguments, as create-row.lua reads them, with its job where written here. */
+  protected pushRow(keys: string[], args: (string | number | Buffer)[], row: RowRef): void {
+    keys.push(this.keys.delivery(row.id));
+    args.push(row.id, targetKey(row.target));
+    if (!this.jobs) return;
+    const job = this.jobs.jobWrite(row);
+    for (const key of job.keys) keys.push(key);
+    args.push(job.name, job.data, job.opts);
+  }
+}
