@@ -103,6 +103,16 @@ export const configSchema = strict
         allowed_origins: z.array(allowedOrigin).default([]),
       })
       .prefault({}),
+    /** The tenant portal (/portal). */
+    portal: strict
+      .object({
+        /**
+         * Origins whose pages may show the portal in a frame (`frame-ancestors`); empty: none may.
+         * The session cookie is SameSite=Strict, so a frame works on pages of the gateway's own site.
+         */
+        embed_origins: z.array(allowedOrigin).default([]),
+      })
+      .prefault({}),
     replays: strict
       .object({
         /**

@@ -200,6 +200,19 @@ export class Keys {
     return `{${this.prefix}:claim}:signing-key`;
   }
 
+  // Tenant portal: a link's grant and a session, each by the sha256 of its token (the token itself is
+  // never stored), each expiring with the access it grants.
+
+  /** String: the grant of one unused portal link (JSON); taken (deleted) by its first use. */
+  portalLink(digest: string): string {
+    return `{${this.prefix}:portal}:link:${digest}`;
+  }
+
+  /** String: one portal session's grant (JSON), expiring with the session. */
+  portalSession(digest: string): string {
+    return `{${this.prefix}:portal}:session:${digest}`;
+  }
+
   // Outbound endpoints
   // Every endpoint key carries its own hash tag, `{<prefix>:ep}`, so the endpoint scripts (record plus its
   // list and subscription indexes) stay on one Redis Cluster slot, apart from the busy inbound slot.

@@ -1,0 +1,126 @@
+// One delivery and every attempt at it: when, how long, the status code, the error class and reason,
+// the start of the response; a dead delivery can be replayed from here.
+import type { PortalGrant } from "../../../store/portal-session-store.ts";
+import type { DeliveryJson } from "../api-types.ts";
+import { type Html, html } from "../html.ts";
+import { page } from "../layout.ts";
+import { actionForm, api, badge, statusCode, when } from "./parts.ts";
+
+export interface AttemptJson {
+  readonly at: string;
+  readonly duration_ms?: number;
+  readonly status_code?: number;
+  readonly error_class?: string;
+  readonly reason?: string;
+  readonly response_excerpt?: string;
+}
+
+export interface DeliveryDetailJson extends Omit<DeliveryJson, "attempts"> {
+  readonly attempts: number;
+  readonly attempt_log: readonly AttemptJson[];
+}
+
+function attemptsTable(attempts: readonly AttemptJson[]): Html {
+  if (attempts.length === 0) return html`<p class="muted">No attempt yet.</p>`;
+  return html`<div class="table-wrap">
+    <table>
+      <caption>
+        Attempts, oldest first
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">#</th>
+          <th scope="col">At</th>
+          <th scope="col">Duration</th>
+          <th scope="col">Status</th>
+          <th scope="col">Error</th>
+          <th scope="col">Response</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${attempts.map(
+          (a, i) =>
+            html`<tr>
+              <td>${i + 1}</td>
+              <td>${when(a.at)}</td>
+              <td>${a.duration_ms === undefined ? "—" : `${a.duration_ms} ms`}</td>
+              <td>${statusCode(a.status_code)}</td>
+              <td>
+                ${a.error_class ? html`${badge(a.error_class)} ${a.reason ?? ""}` : html`<span class="muted">—</span>`}
+              </td>
+              <td class="excerpt">
+                ${a.response_excerpt ? html`<code>${a.response_excerpt}</code>` : html`<span class="muted">—</span>`}
+              </td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+export function deliveryDetailPage(grant: PortalGrant, d: DeliveryDetailJson): Html {
+  const replay =
+    d.state === "dead" && !grant.readOnly
+      ? actionForm({
+          api: api("/v1/replays"),
+          label: "Replay this delivery",
+          then: "go",
+          next: "/portal/replays/{id}",
+          fields: html`<input
+            type="hidden"
+            name="filter.ids"
+            data-kind="list"
+            value="${d.dlq_id ?? d.delivery_id}"
+          />`,
+        })
+      : "";
+  return page({
+    title: `Delivery ${d.delivery_id}`,
+    grant,
+    crumbs: [
+      ["Endpoints", "/portal"],
+      ...(d.endpoint_id ? [["Endpoint", `/portal/endpoints/${d.endpoint_id}`] as const] : []),
+    ],
+    body: html`<dl class="grid panel">
+        <div>
+          <dt>State</dt>
+          <dd>${badge(d.state)}</dd>
+        </div>
+        <div>
+          <dt>Event</dt>
+          <dd>
+            ${d.event_id ? html`<a href="/portal/events/${encodeURIComponent(d.event_id)}">${d.event_type ?? d.event_id}</a>` : "—"}
+          </dd>
+        </div>
+        <div>
+          <dt>Attempts</dt>
+          <dd>${d.attempts}</dd>
+        </div>
+        <div>
+          <dt>Last status</dt>
+          <dd>${statusCode(d.last_status_code)}</dd>
+        </div>
+        <div>
+          <dt>Next attempt</dt>
+          <dd>${when(d.next_attempt_at)}</dd>
+        </div>
+        <div>
+          <dt>Delivered</dt>
+          <dd>${when(d.delivered_at)}</dd>
+        </div>
+        ${
+          d.replay_id
+            ? html`<div>
+                <dt>Replayed by</dt>
+                <dd><a href="/portal/replays/${d.replay_id}">${d.replay_id}</a></dd>
+              </div>`
+            : ""
+        }
+      </dl>
+      <div class="actions">${replay}</div>
+      <section aria-labelledby="attempts-heading">
+        <h2 id="attempts-heading">Attempts</h2>
+        ${attemptsTable(d.attempt_log)}
+      </section>`,
+  });
+}

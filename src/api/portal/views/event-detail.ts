@@ -1,0 +1,68 @@
+// One event: its payload and its delivery to each endpoint that took it.
+import type { PortalGrant } from "../../../store/portal-session-store.ts";
+import type { DeliveryJson, Page } from "../api-types.ts";
+import { type Html, html } from "../html.ts";
+import { page } from "../layout.ts";
+import { badge, statusCode, when } from "./parts.ts";
+
+export interface EventJson {
+  readonly id: string;
+  readonly type: string;
+  readonly created_at?: string;
+  readonly payload: unknown;
+}
+
+export function eventDetailPage(grant: PortalGrant, event: EventJson, deliveries: Page<DeliveryJson>): Html {
+  return page({
+    title: `Event ${event.id}`,
+    grant,
+    crumbs: [["Endpoints", "/portal"]],
+    body: html`<dl class="grid panel">
+        <div>
+          <dt>Type</dt>
+          <dd>${event.type}</dd>
+        </div>
+        <div>
+          <dt>Published</dt>
+          <dd>${when(event.created_at)}</dd>
+        </div>
+      </dl>
+      <section aria-labelledby="payload-heading">
+        <h2 id="payload-heading">Payload</h2>
+        <pre class="panel excerpt"><code>${JSON.stringify(event.payload, null, 2)}</code></pre>
+      </section>
+      <section aria-labelledby="event-deliveries-heading">
+        <h2 id="event-deliveries-heading">Deliveries</h2>
+        <div class="table-wrap">
+          <table>
+            <caption>
+              One delivery per endpoint that subscribed to this event
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Delivery</th>
+                <th scope="col">Endpoint</th>
+                <th scope="col">State</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Last status</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${deliveries.data.map(
+                (d) =>
+                  html`<tr>
+                    <td><a href="/portal/deliveries/${d.delivery_id}">${d.delivery_id}</a></td>
+                    <td>
+                      ${d.endpoint_id ? html`<a href="/portal/endpoints/${d.endpoint_id}">${d.endpoint_id}</a>` : "—"}
+                    </td>
+                    <td>${badge(d.state)}</td>
+                    <td>${d.attempts}</td>
+                    <td>${statusCode(d.last_status_code)}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>
+        </div>
+      </section>`,
+  });
+}
