@@ -3,6 +3,7 @@
 import { breakerPaths, breakerSchemas } from "./openapi-breakers.ts";
 import { endpointPaths } from "./openapi-endpoints.ts";
 import { eventPaths } from "./openapi-events.ts";
+import { portalPaths } from "./openapi-portal.ts";
 import { replayPaths } from "./openapi-replays.ts";
 import { openApiSchemas, ref } from "./openapi-schemas.ts";
 
@@ -210,6 +211,7 @@ export const openApiDocument = {
     ...breakerPaths({ json, error, admin, pathParam, query, adminErrors }),
     ...endpointPaths({ json, error, admin, pathParam, query, adminErrors }),
     ...eventPaths({ json, error, admin, pathParam, query, adminErrors }),
+    ...portalPaths({ json, error, admin, pathParam, query, adminErrors }),
     "/admin/queues": {
       get: {
         tags: ["admin"],

@@ -12,6 +12,11 @@ import {
   endpointBreakerView,
   sinkBreakerView,
 } from "../../src/api/routes/breakers.ts";
+import {
+  type EndpointTestEventDeps,
+  endpointTestEventRoutes,
+} from "../../src/api/routes/endpoint-test-event.ts";
+import { type PortalSessionRouteDeps, portalLinkRoutes } from "../../src/api/routes/portal-sessions.ts";
 import { type ReplayRouteDeps, replayRoutes, replayView } from "../../src/api/routes/replays.ts";
 import { deliveryView, dlqEntryView } from "../../src/api/views.ts";
 import type { DeliveryRow } from "../../src/domain/delivery.ts";
@@ -148,6 +153,8 @@ describe("OpenAPI schemas", () => {
     ["endpoints", endpointRoutes({ endpoints: {} as EndpointStore, auth: noAuth, allowPrivate: false }), 6],
     ["replays", replayRoutes({ auth: noAuth } as unknown as ReplayRouteDeps), 4],
     ["breakers", breakerRoutes({ auth: noAuth } as unknown as BreakerRouteDeps), 1],
+    ["portal link", portalLinkRoutes({ auth: noAuth } as unknown as PortalSessionRouteDeps), 1],
+    ["test event", endpointTestEventRoutes({ auth: noAuth } as unknown as EndpointTestEventDeps), 1],
   ])("list every %s route", (_name, app, count) => {
     const paths = openApiDocument.paths as Record<string, Record<string, unknown>>;
     // Each route is listed once per handler (auth, then the route's own).

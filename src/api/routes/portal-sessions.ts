@@ -44,9 +44,9 @@ async function parse<T>(req: Request, schema: z.ZodType<T>): Promise<T> {
   );
 }
 
-export function portalSessionRoutes(deps: PortalSessionRouteDeps): Hono {
+/** POST /v1/portal/sessions: an admin mints a link. */
+export function portalLinkRoutes(deps: Omit<PortalSessionRouteDeps, "sites">): Hono {
   const app = new Hono<AdminEnv>();
-  const secure = deps.publicUrl !== undefined && new URL(deps.publicUrl).protocol === "https:";
 
   app.post("/v1/portal/sessions", deps.auth, async (c) => {
     const body = await parse(c.req.raw, mintBody);
@@ -69,6 +69,15 @@ export function portalSessionRoutes(deps: PortalSessionRouteDeps): Hono {
       201,
     );
   });
+
+  // Mounted on a plain app so it sits beside the public routes in createApp.
+  return new Hono().route("/", app);
+}
+
+/** /portal/session: the page trades a link's token for the session cookie (POST), or signs out (DELETE). */
+export function portalCookieRoutes(deps: Omit<PortalSessionRouteDeps, "auth">): Hono {
+  const app = new Hono();
+  const secure = deps.publicUrl !== undefined && new URL(deps.publicUrl).protocol === "https:";
 
   app.post(`${PORTAL_PATH}/session`, async (c) => {
     guardWrite(c.req.raw, deps.sites, "every-write");
@@ -102,6 +111,5 @@ export function portalSessionRoutes(deps: PortalSessionRouteDeps): Hono {
     return c.body(null, 204);
   });
 
-  // Mounted on a plain app so it sits beside the public routes in createApp.
-  return new Hono().route("/", app);
+  return app;
 }

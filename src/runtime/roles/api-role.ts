@@ -4,7 +4,7 @@ import { type AdminEnv, TokenRegistry, requireAdmin } from "../../api/admin-auth
 import { PORTAL_API_PATH, requirePortalSession } from "../../api/portal-auth.ts";
 import { endpointTestEventRoutes } from "../../api/routes/endpoint-test-event.ts";
 import { portalRoutes } from "../../api/routes/portal.ts";
-import { portalSessionRoutes } from "../../api/routes/portal-sessions.ts";
+import { portalCookieRoutes, portalLinkRoutes } from "../../api/routes/portal-sessions.ts";
 import type { PublishDeps } from "../../fanout/publish-event.ts";
 import type { JobRef } from "../../fanout/write-fanout.ts";
 import { PortalSessionStore } from "../../store/portal-session-store.ts";
@@ -158,12 +158,8 @@ export async function startApiRole(
       claimRoutes({ hooks, auth, signer: core.claimSigner }),
       quarantineRoutes({ quarantine, auth }),
       ...tenantRoutes(auth),
-      portalSessionRoutes({
-        sessions: portalSessions,
-        auth,
-        sites: portalSites,
-        publicUrl: config.http.public_url,
-      }),
+      portalLinkRoutes({ sessions: portalSessions, auth, publicUrl: config.http.public_url }),
+      portalCookieRoutes({ sessions: portalSessions, sites: portalSites, publicUrl: config.http.public_url }),
       portalRoutes({
         sessions: portalSessions,
         api: createApp(

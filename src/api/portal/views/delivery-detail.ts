@@ -15,9 +15,13 @@ export interface AttemptJson {
   readonly response_excerpt?: string;
 }
 
+/** GET /v1/deliveries/:id: the row, its attempt count, and its attempts (newest last, bounded). */
 export interface DeliveryDetailJson extends Omit<DeliveryJson, "attempts"> {
-  readonly attempts: number;
-  readonly attempt_log: readonly AttemptJson[];
+  readonly attempt_count: number;
+  readonly attempts: readonly AttemptJson[];
+  /** The endpoint (outbound) or sink (inbound) it goes to. */
+  readonly target: string;
+  readonly direction: string;
 }
 
 function attemptsTable(attempts: readonly AttemptJson[]): Html {
@@ -25,7 +29,7 @@ function attemptsTable(attempts: readonly AttemptJson[]): Html {
   return html`<div class="table-wrap">
     <table>
       <caption>
-        Attempts, oldest first
+        Attempts, oldest first (the newest few are kept)
       </caption>
       <thead>
         <tr>
@@ -79,7 +83,7 @@ export function deliveryDetailPage(grant: PortalGrant, d: DeliveryDetailJson): H
     grant,
     crumbs: [
       ["Endpoints", "/portal"],
-      ...(d.endpoint_id ? [["Endpoint", `/portal/endpoints/${d.endpoint_id}`] as const] : []),
+      ...(d.direction === "outbound" ? [["Endpoint", `/portal/endpoints/${d.target}`] as const] : []),
     ],
     body: html`<dl class="grid panel">
         <div>
@@ -94,7 +98,7 @@ export function deliveryDetailPage(grant: PortalGrant, d: DeliveryDetailJson): H
         </div>
         <div>
           <dt>Attempts</dt>
-          <dd>${d.attempts}</dd>
+          <dd>${d.attempt_count}</dd>
         </div>
         <div>
           <dt>Last status</dt>
@@ -120,7 +124,7 @@ export function deliveryDetailPage(grant: PortalGrant, d: DeliveryDetailJson): H
       <div class="actions">${replay}</div>
       <section aria-labelledby="attempts-heading">
         <h2 id="attempts-heading">Attempts</h2>
-        ${attemptsTable(d.attempt_log)}
+        ${attemptsTable(d.attempts)}
       </section>`,
   });
 }

@@ -1,7 +1,7 @@
 // An endpoint's health as GET /v1/endpoints/:id/stats answers it, in a table cell (the list) and in a
 // panel (the endpoint's page).
 import { type Html, html } from "../html.ts";
-import { badge, statusCode } from "./parts.ts";
+import { badge, statusCode, when } from "./parts.ts";
 
 export interface WindowStatsJson {
   readonly attempts: number;
@@ -12,11 +12,13 @@ export interface WindowStatsJson {
 }
 
 export interface HealthJson {
-  readonly hour: WindowStatsJson;
-  readonly day: WindowStatsJson;
-  readonly last_status_code?: number | null;
-  readonly breaker?: string;
-  readonly disabled_reason?: string | null;
+  readonly last_hour: WindowStatsJson;
+  readonly last_day: WindowStatsJson;
+  /** The newest attempt's status code, or its error class when nothing answered. */
+  readonly last_status: number | string | null;
+  readonly last_attempt_at: string | null;
+  readonly breaker: { readonly state: string; readonly open_until: string | null };
+  readonly disabled_reason: string | null;
 }
 
 function rate(w: WindowStatsJson): string {
@@ -27,9 +29,9 @@ function rate(w: WindowStatsJson): string {
 
 export function healthCell(h: HealthJson | undefined): Html {
   if (!h) return html`<span class="muted">—</span>`;
-  const cls = h.hour.attempts === 0 ? "muted" : (h.hour.success_rate ?? 0) >= 0.99 ? "ok" : "bad";
-  return html`<span class="${cls}">${rate(h.hour)}</span>
-    <span class="muted">(${h.hour.attempts} attempts)</span>`;
+  const cls = h.last_hour.attempts === 0 ? "muted" : (h.last_hour.success_rate ?? 0) >= 0.99 ? "ok" : "bad";
+  return html`<span class="${cls}">${rate(h.last_hour)}</span>
+    <span class="muted">(${h.last_hour.attempts} attempts)</span>`;
 }
 
 const ms = (v: number | null): string => (v === null ? "—" : `${Math.round(v)} ms`);
@@ -38,23 +40,29 @@ export function healthPanel(h: HealthJson): Html {
   return html`<dl class="grid panel">
     <div>
       <dt>Last hour</dt>
-      <dd>${rate(h.hour)} · ${h.hour.attempts} attempts</dd>
+      <dd>${rate(h.last_hour)} · ${h.last_hour.attempts} attempts</dd>
     </div>
     <div>
       <dt>Last day</dt>
-      <dd>${rate(h.day)} · ${h.day.attempts} attempts</dd>
+      <dd>${rate(h.last_day)} · ${h.last_day.attempts} attempts</dd>
     </div>
     <div>
       <dt>Duration p50 / p99 (hour)</dt>
-      <dd>${ms(h.hour.p50_ms)} / ${ms(h.hour.p99_ms)}</dd>
+      <dd>${ms(h.last_hour.p50_ms)} / ${ms(h.last_hour.p99_ms)}</dd>
     </div>
     <div>
       <dt>Last status</dt>
-      <dd>${statusCode(h.last_status_code ?? undefined)}</dd>
+      <dd>${typeof h.last_status === "number" ? statusCode(h.last_status) : (h.last_status ?? "—")}</dd>
+    </div>
+    <div>
+      <dt>Last attempt</dt>
+      <dd>${when(h.last_attempt_at ?? undefined)}</dd>
     </div>
     <div>
       <dt>Breaker</dt>
-      <dd>${h.breaker ? badge(h.breaker) : "—"}</dd>
+      <dd>
+        ${badge(h.breaker.state)}${h.breaker.open_until ? html` until ${when(h.breaker.open_until)}` : ""}
+      </dd>
     </div>
     ${
       h.disabled_reason
