@@ -11,8 +11,10 @@ import { claimRoutes } from "../../api/routes/claims.ts";
 import { corsRoutes } from "../../api/routes/cors.ts";
 import { dlqRoutes } from "../../api/routes/dlq.ts";
 import { endpointRoutes } from "../../api/routes/endpoints.ts";
+import { deliveryRoutes } from "../../api/routes/deliveries.ts";
 import { eventRoutes } from "../../api/routes/events.ts";
 import { quarantineRoutes } from "../../api/routes/quarantine.ts";
+import { EndpointStatsStore } from "../../store/endpoint-stats.ts";
 import { QuarantineStore } from "../../store/quarantine-store.ts";
 import { SharedSample } from "../../store/shared-sample.ts";
 import { healthRoutes } from "../../api/routes/health.ts";
@@ -113,6 +115,14 @@ export async function startApiRole(
         allowPrivate: config.outbound.allow_private,
         logger,
         ...(opts.resolve ? { resolve: opts.resolve } : {}),
+      }),
+      deliveryRoutes({
+        ledger,
+        endpoints: core.endpoints,
+        index: core.events.endpointIndex,
+        stats: new EndpointStatsStore(redis, keys),
+        endpointBreaker: (id) => readSharedBreaker(redis, keys.endpointGate(id, "breaker")),
+        auth,
       }),
       eventRoutes({
         store: core.events,
