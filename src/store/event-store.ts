@@ -7,6 +7,7 @@ import { type DeliveryId, type EndpointId, bucketFor, bucketOf, deliveryIdFor } 
 import type { DeliveryRow } from "../domain/delivery.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 import type { Keys } from "./keys.ts";
+import { EndpointDeliveryIndex } from "./endpoint-delivery-index.ts";
 import { LuaScript } from "./lua-script.ts";
 import { eventIdOf, eventRef } from "../domain/event.ts";
 
@@ -80,7 +81,12 @@ export class EventStore {
     private readonly redis: RedisClient,
     private readonly keys: Keys,
     private readonly deliveries: DeliveryStore,
-  ) {}
+  ) {
+    this.endpointIndex = new EndpointDeliveryIndex(redis, keys);
+  }
+
+  /** Each endpoint's deliveries, newest first (written with every fanout page). */
+  readonly endpointIndex: EndpointDeliveryIndex;
 
   /**
    * Write the event (if new) and a pending row per endpoint (if new), in one atomic step: one page of a
@@ -108,7 +114,11 @@ export class EventStore {
       rowKeys.push(this.keys.delivery(id));
       rowArgs.push(id, targetKey({ kind: "endpoint", id: ep }));
     }
-    const reply = (await publishScript.run(
+    // Listed before the rows are written, so a row is never missing from its endpoint's list.
+    const listed = Promise.all(
+      endpoints.map((ep) => this.endpointIndex.add(ep, [endpointDeliveryId(ref, ep)], now, opts.retentionS)),
+    );
+    const written = publishScript.run(
       this.redis,
       [this.keys.event(ref), this.keys.watch(bucket), this.keys.fanouts(bucket), ...rowKeys],
       [
@@ -124,7 +134,8 @@ export class EventStore {
         opts.page.kind === "first" ? JSON.stringify(opts.page.endpoints) : "",
         ...rowArgs,
       ],
-    )) as string[];
+    );
+    const reply = (await Promise.all([written, listed]))[0] as string[];
     if (reply[0] === "conflict") return { kind: "conflict" };
     return { kind: "written", rows: reply as RowStatus[] };
   }

@@ -126,6 +126,22 @@ export class Keys {
     return [this.endpointGate(id, "breaker"), this.endpointGate(id, "rate"), inflight, `${inflight}:waiting`];
   }
 
+  /**
+   * Sorted set: one endpoint's deliveries (ids scored by creation time), for listing them newest first;
+   * trimmed by age and count on every write, and removed with the endpoint (endpointOwned).
+   */
+  endpointDeliveries(id: string): string {
+    return `{${this.prefix}:ep:${id}}:deliveries`;
+  }
+
+  /**
+   * Hash: one endpoint's attempt counts and duration histogram over one minute (`m`, kept an hour) or one
+   * hour (`h`, kept a day); `at` is the minute or hour since the epoch. Expiring; see endpoint-stats.ts.
+   */
+  endpointStats(id: string, span: "m" | "h", at: number): string {
+    return `{${this.prefix}:ep:${id}}:stats:${span}:${at}`;
+  }
+
   /** One sink's circuit breaker (a hash), shared by every worker process; each sink has its own tag. */
   sinkGate(sink: string, kind: "breaker"): string {
     return `{${this.prefix}:sink:${sink}}:${kind}`;

@@ -18,8 +18,10 @@ import { claimRoutes } from "../../api/routes/claims.ts";
 import { corsRoutes } from "../../api/routes/cors.ts";
 import { dlqRoutes } from "../../api/routes/dlq.ts";
 import { endpointRoutes } from "../../api/routes/endpoints.ts";
+import { deliveryRoutes } from "../../api/routes/deliveries.ts";
 import { eventRoutes } from "../../api/routes/events.ts";
 import { quarantineRoutes } from "../../api/routes/quarantine.ts";
+import { EndpointStatsStore } from "../../store/endpoint-stats.ts";
 import { QuarantineStore } from "../../store/quarantine-store.ts";
 import { SharedSample } from "../../store/shared-sample.ts";
 import { healthRoutes } from "../../api/routes/health.ts";
@@ -102,6 +104,7 @@ export async function startApiRole(
         }
       : {}),
   };
+  const endpointStats = new EndpointStatsStore(redis, keys);
   // The routes a tenant's principal uses: mounted once behind the admin tokens, and once more under
   // /portal/api behind the portal's session cookie (the same handlers, another way to be a principal).
   const tenantRoutes = (auth: MiddlewareHandler<AdminEnv>): Hono[] => [
@@ -129,6 +132,14 @@ export async function startApiRole(
       tracing: core.tracing,
     }),
     endpointTestEventRoutes({ ...publishDeps, endpoints: core.endpoints, auth }),
+    deliveryRoutes({
+      ledger,
+      endpoints: core.endpoints,
+      index: core.events.endpointIndex,
+      stats: endpointStats,
+      endpointBreaker: (id) => readSharedBreaker(redis, keys.endpointGate(id, "breaker")),
+      auth,
+    }),
   ];
   const portalSessions = new PortalSessionStore(redis, keys);
   // The portal's pages are the gateway's own: no other origin may send their writes.

@@ -11,12 +11,18 @@
              sent nothing, take its attempt back)
            outcome: delivered | retrying | dead | release (hand back unattempted: the attempt is not
            counted, the row is pending or retrying again)
+           then (attempt history) the history's max count and max bytes, and per update one encoded
+           attempt ('' when nothing was sent), appended to the row's history with the outcome
   KEYS     per update, nkeys of them: row, parent record, watch set, then (dead only) the DLQ index
            keys followed by the bucket's index registry set
 
   Returns one integer per update: 1 written, 0 refused (fenced off, or the row is not live).
 ]]
+-- @include store/lua/append-attempt.lua
 local out = {}
+-- Attempt history: its bounds and entries follow the updates' values (see append-attempt.lua).
+local historyAt = 2 + 12 * tonumber(ARGV[1])
+local historyCount, historyBytes = tonumber(ARGV[historyAt]), tonumber(ARGV[historyAt + 1])
 local k, a = 1, 2
 for u = 1, tonumber(ARGV[1]) do
   local nkeys = tonumber(ARGV[a])
@@ -45,6 +51,9 @@ for u = 1, tonumber(ARGV[1]) do
     end
     if status ~= '' then
       redis.call('HSET', row, 'sc', status)
+    end
+    if outcome ~= 'release' and historyCount then
+      appendAttempt(row, ARGV[historyAt + 1 + u], historyCount, historyBytes)
     end
     if outcome == 'release' then
       local attempts = redis.call('HINCRBY', row, 'a', -1)

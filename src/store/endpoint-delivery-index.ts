@@ -1,0 +1,116 @@
+// Each endpoint's deliveries, newest first: rows live in their event's bucket, so an endpoint's rows are
+// found through an index of their own, one sorted set per endpoint (its own hash tag, beside its limits).
+// The index is written before the rows (a listed id whose row is missing, or expired, is skipped), so a
+// row is never left out of it; it is trimmed as it is written and removed with its endpoint.
+import type { DeliveryRow } from "../domain/delivery.ts";
+import type { IndexPosition } from "../domain/dlq.ts";
+import type { DeliveryId } from "../domain/ids.ts";
+import type { DeliveryStore } from "./delivery-store.ts";
+import type { Keys } from "./keys.ts";
+import { LuaScript } from "./lua-script.ts";
+import type { RedisClient } from "./redis-client.ts";
+
+const indexScript = new LuaScript("index-endpoint-delivery-1.lua", 1);
+
+/** The most deliveries one endpoint's index lists (the oldest go first). */
+export const MAX_INDEXED_PER_ENDPOINT = 10_000;
+
+/** The states an endpoint's deliveries are filtered by (as the API shows them). */
+export type ListedState = "pending" | "retrying" | "delivered" | "dead";
+
+export interface EndpointDeliveryQuery {
+  readonly limit: number;
+  readonly state?: ListedState;
+  /** Only deliveries created at or after this time (ms). */
+  readonly since?: number;
+  readonly after?: IndexPosition;
+}
+
+export interface EndpointDeliveryPage {
+  readonly rows: readonly DeliveryRow[];
+  /** Where the next page starts; undefined when nothing older is left. */
+  readonly next: IndexPosition | undefined;
+}
+
+/** The state a row is listed as: an attempt in flight shows as what it was before (views.ts does the same). */
+export function listedState(row: DeliveryRow): ListedState {
+  if (row.state !== "sending") return row.state;
+  return row.attempts > 1 ? "retrying" : "pending";
+}
+
+export class EndpointDeliveryIndex {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly keys: Keys,
+  ) {}
+
+  /**
+   * List new deliveries of `endpoint`, created at `now`. `retentionS`: how long a finished row is kept;
+   * a row ends within retention_s of its creation (the config bounds its retries by it) and is kept
+   * retention_s after that, so nothing older than twice that can still be read.
+   */
+  async add(endpoint: string, ids: readonly DeliveryId[], now: number, retentionS: number): Promise<void> {
+    if (ids.length === 0) return;
+    const oldest = now - 2 * retentionS * 1000;
+    await indexScript.run(
+      this.redis,
+      [this.keys.endpointDeliveries(endpoint)],
+      [now, oldest, MAX_INDEXED_PER_ENDPOINT, ...ids],
+    );
+  }
+
+  /**
+   * One page of the endpoint's deliveries, newest first, read through `ledger`. Reads at most `maxScan`
+   * index entries, so a sparse state filter can answer a short (even empty) page with a `next`.
+   */
+  async page(
+    ledger: Pick<DeliveryStore, "getMany">,
+    endpoint: string,
+    q: EndpointDeliveryQuery,
+    maxScan = Math.max(q.limit * 5, 1000),
+  ): Promise<EndpointDeliveryPage> {
+    const key = this.keys.endpointDeliveries(endpoint);
+    const rows: DeliveryRow[] = [];
+    let after = q.after;
+    let scanned = 0;
+    while (rows.length < q.limit && scanned < maxScan) {
+      const chunk = Math.min(Math.max(q.limit - rows.length, 50), maxScan - scanned);
+      const { members, more } = await this.slice(key, q.since, after, chunk);
+      scanned += members.length;
+      const found = await ledger.getMany(members.map((m) => m.id as DeliveryId));
+      for (let i = 0; i < members.length; i++) {
+        const row = found[i];
+        after = members[i];
+        if (row && (q.state === undefined || listedState(row) === q.state)) rows.push(row);
+        if (rows.length === q.limit) return { rows, next: after };
+      }
+      if (!more) return { rows, next: undefined };
+    }
+    return { rows, next: after };
+  }
+
+  /** Up to `count` entries strictly older than `after` (by time, then id), newest first. */
+  private async slice(
+    key: string,
+    since: number | undefined,
+    after: IndexPosition | undefined,
+    count: number,
+  ): Promise<{ members: IndexPosition[]; more: boolean }> {
+    const from = after === undefined ? "+inf" : String(after.score);
+    const to = since === undefined ? "-inf" : String(since);
+    // Resume at the cursor's time (inclusive) and skip what was already seen at that time.
+    const seen = (m: IndexPosition): boolean =>
+      after !== undefined && m.score === after.score && m.id >= after.id;
+    for (let offset = 0; ;) {
+      const raw = await this.redis.zrevrangebyscore(key, from, to, "WITHSCORES", "LIMIT", offset, count);
+      const members: IndexPosition[] = [];
+      for (let i = 0; i + 1 < raw.length; i += 2)
+        members.push({ id: raw[i] as string, score: Number(raw[i + 1]) });
+      const fresh = members.filter((m) => !seen(m));
+      const more = members.length === count;
+      // A long run of equal times at the cursor: skip over it rather than answer with nothing.
+      if (fresh.length > 0 || !more) return { members: fresh, more };
+      offset += members.length;
+    }
+  }
+}
