@@ -7,6 +7,7 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterEach, expect, it } from "vitest";
+import { signStandardWebhook } from "../../src/domain/signing.ts";
 import { admin } from "../integration/admin-fixtures.ts";
 import { launchChromium, loopbackOnly } from "../support/chromium.ts";
 import { type PortalScene, TENANT, startPortalScene } from "../support/portal-scene.ts";
@@ -86,7 +87,11 @@ it("opens by magic link, manages an endpoint, shows attempts, replays, and keeps
   expect(page.url()).toBe(`${s.gw.url}/portal`);
   const again = await openContext(browser);
   await again.page.goto(link);
-  await again.page.getByText(/already used or has expired/).waitFor();
+  await again.page
+    .getByRole("alert")
+    .getByText(/already used or has expired/)
+    .waitFor();
+  expect(again.page.url()).toBe(`${s.gw.url}/portal`);
   await again.context.close();
 
   // A new endpoint from the catalog's types; its secret is shown once.
@@ -97,6 +102,7 @@ it("opens by magic link, manages an endpoint, shows attempts, replays, and keeps
   await page.getByLabel("Rate limit").fill("50");
   await page.getByLabel("Custom headers").fill("X-Team: payments");
   await page.getByRole("button", { name: "Add endpoint" }).click();
+  await page.locator("#secret-panel:not([hidden])").waitFor();
   const secret = (await page.locator("#secret-panel .secret").textContent()) ?? "";
   expect(secret).toMatch(/^whsec_/);
   await page.getByRole("link", { name: /I have copied it/ }).click();
@@ -108,7 +114,7 @@ it("opens by magic link, manages an endpoint, shows attempts, replays, and keeps
   expect(made.json).toMatchObject({
     tenant: TENANT,
     rate_limit_per_s: 50,
-    headers: { "X-Team": "payments" },
+    headers: { "x-team": "payments" },
   });
 
   // Deliveries: one delivered after a failed attempt, one dead.
@@ -153,10 +159,19 @@ it("opens by magic link, manages an endpoint, shows attempts, replays, and keeps
   await page.getByRole("button", { name: "Send test event" }).click();
   await page.getByText("A test event was sent to this endpoint.").waitFor();
   await s.rx.waitForRequests(before + 1);
-  expect(JSON.parse(s.rx.requests[before]!.body.toString("utf8"))).toMatchObject({
-    test: true,
-    endpoint_id: endpointId,
+  const test = s.rx.requests[before]!;
+  expect(JSON.parse(test.body.toString("utf8"))).toMatchObject({
+    type: "switchyard.test",
+    data: { test: true, endpoint_id: endpointId },
   });
+  // Signed with the new secret (and, for a day, the old one too).
+  const signed = signStandardWebhook({
+    id: String(test.headers["webhook-id"]),
+    timestampS: Number(test.headers["webhook-timestamp"]),
+    body: test.body,
+    secrets: [rotated],
+  });
+  expect(String(test.headers["webhook-signature"]).split(" ")).toContain(signed["webhook-signature"]);
   await page.getByRole("button", { name: "Disable" }).click();
   await page.getByRole("button", { name: "Enable" }).waitFor();
   expect((await admin(s.gw, "GET", `/v1/endpoints/${endpointId}`)).json.disabled).toBe(true);
