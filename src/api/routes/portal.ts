@@ -24,6 +24,8 @@ export interface PortalRouteDeps {
   readonly sessions: PortalSessionStore;
   /** The /v1 handlers with the portal session as principal, answering `/portal/api/v1/…`. */
   readonly api: Hono;
+  /** `/portal/session`: the sign-in exchange and sign-out (portal-sessions.ts). */
+  readonly session: Hono;
   /** `portal.embed_origins`: who may frame the pages. */
   readonly embedOrigins: readonly string[];
 }
@@ -41,8 +43,14 @@ type View = (grant: PortalGrant, data: PortalData, c: Context) => Promise<Html>;
 
 const enc = encodeURIComponent;
 
+/**
+ * The portal is an app of its own that the API hands `/portal` and `/portal/*` to, as with Bull Board:
+ * its routes merged into the API's router would put every request, ingest included, on the slower
+ * trie router.
+ */
 export function portalRoutes(deps: PortalRouteDeps): Hono {
   const app = new Hono();
+  app.route("/", deps.session);
   const csp = portalCsp(deps.embedOrigins);
   const callApi = (req: Request): Promise<Response> => Promise.resolve(deps.api.fetch(req));
 
@@ -172,5 +180,13 @@ export function portalRoutes(deps: PortalRouteDeps): Hono {
     ),
   );
 
-  return app;
+  // Errors and unknown paths go back to the API's handler, so they are answered as everywhere else.
+  app.notFound(() => {
+    throw new ApiError(404, "not_found", "no such route");
+  });
+  app.onError((err) => {
+    throw err;
+  });
+  const toPortal = async (c: Context): Promise<Response> => app.fetch(c.req.raw, c.env);
+  return new Hono().all(PORTAL_PATH, toPortal).all(`${PORTAL_PATH}/*`, toPortal);
 }

@@ -170,9 +170,13 @@ export async function startApiRole(
       quarantineRoutes({ quarantine, auth }),
       ...tenantRoutes(auth),
       portalLinkRoutes({ sessions: portalSessions, auth, publicUrl: config.http.public_url }),
-      portalCookieRoutes({ sessions: portalSessions, sites: portalSites, publicUrl: config.http.public_url }),
       portalRoutes({
         sessions: portalSessions,
+        session: portalCookieRoutes({
+          sessions: portalSessions,
+          sites: portalSites,
+          publicUrl: config.http.public_url,
+        }),
         api: createApp(
           tenantRoutes(requirePortalSession(portalSessions, portalSites)).map((group) =>
             new Hono().route(PORTAL_API_PATH, group),
