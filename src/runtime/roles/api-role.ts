@@ -12,6 +12,9 @@ import { corsRoutes } from "../../api/routes/cors.ts";
 import { dlqRoutes } from "../../api/routes/dlq.ts";
 import { endpointRoutes } from "../../api/routes/endpoints.ts";
 import { deliveryRoutes } from "../../api/routes/deliveries.ts";
+import { eventTypeRoutes } from "../../api/routes/event-types.ts";
+import { MAX_CATALOG_ENTRIES } from "../../config/event-type-schema.ts";
+import { EventCatalogStore } from "../../store/event-catalog-store.ts";
 import { eventRoutes } from "../../api/routes/events.ts";
 import { quarantineRoutes } from "../../api/routes/quarantine.ts";
 import { EndpointStatsStore } from "../../store/endpoint-stats.ts";
@@ -75,6 +78,7 @@ export async function startApiRole(
   const sites = new SitePolicy(config.admin.allowed_origins, config.http.public_url);
   const auth = requireAdmin(tokens, { sites });
   const maintenance = createMaintenanceQueue(redis, keys);
+  const catalog = new EventCatalogStore(redis, keys, config.outbound.event_types, MAX_CATALOG_ENTRIES);
   life.onStop("maintenance queue", () => maintenance.close());
   const app = createApp(
     [
@@ -111,11 +115,13 @@ export async function startApiRole(
       quarantineRoutes({ quarantine, auth }),
       endpointRoutes({
         endpoints: core.endpoints,
+        catalog,
         auth,
         allowPrivate: config.outbound.allow_private,
         logger,
         ...(opts.resolve ? { resolve: opts.resolve } : {}),
       }),
+      eventTypeRoutes({ catalog, auth }),
       deliveryRoutes({
         ledger,
         endpoints: core.endpoints,
