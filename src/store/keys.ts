@@ -243,6 +243,11 @@ export class Keys {
     return `${this.endpointBase}:endpoint:${id}`;
   }
 
+  /** Hash: the event types declared by API (name → JSON), the catalog's half beside config's. */
+  get eventTypes(): string {
+    return `${this.endpointBase}:event-types`;
+  }
+
   /** Sorted set, all scores 0: every endpoint id, walked in id (= creation) order by ZRANGE BYLEX. */
   get endpointsAll(): string {
     return `${this.endpointBase}:list:all`;

@@ -19,6 +19,9 @@ import { corsRoutes } from "../../api/routes/cors.ts";
 import { dlqRoutes } from "../../api/routes/dlq.ts";
 import { endpointRoutes } from "../../api/routes/endpoints.ts";
 import { deliveryRoutes } from "../../api/routes/deliveries.ts";
+import { eventTypeRoutes } from "../../api/routes/event-types.ts";
+import { MAX_CATALOG_ENTRIES } from "../../config/event-type-schema.ts";
+import { EventCatalogStore } from "../../store/event-catalog-store.ts";
 import { eventRoutes } from "../../api/routes/events.ts";
 import { quarantineRoutes } from "../../api/routes/quarantine.ts";
 import { EndpointStatsStore } from "../../store/endpoint-stats.ts";
@@ -82,6 +85,7 @@ export async function startApiRole(
   const sites = new SitePolicy(config.admin.allowed_origins, config.http.public_url);
   const auth = requireAdmin(tokens, { sites });
   const maintenance = createMaintenanceQueue(redis, keys);
+  const catalog = new EventCatalogStore(redis, keys, config.outbound.event_types, MAX_CATALOG_ENTRIES);
   life.onStop("maintenance queue", () => maintenance.close());
   // What publishing needs besides a principal: shared by POST /v1/events and an endpoint's test event.
   const publishDeps: Omit<PublishDeps, "endpoints"> = {
@@ -119,6 +123,7 @@ export async function startApiRole(
     }),
     endpointRoutes({
       endpoints: core.endpoints,
+      catalog,
       auth,
       allowPrivate: config.outbound.allow_private,
       logger,
@@ -132,6 +137,7 @@ export async function startApiRole(
       tracing: core.tracing,
     }),
     endpointTestEventRoutes({ ...publishDeps, endpoints: core.endpoints, auth }),
+    eventTypeRoutes({ catalog, auth }),
     deliveryRoutes({
       ledger,
       endpoints: core.endpoints,
