@@ -108,10 +108,21 @@ function bodyOf(form) {
   return body;
 }
 
-function revealSecret(secret, next) {
+// A new endpoint's subscriptions that no type in the catalog answers to come back as warnings.
+function revealSecret(secret, next, warnings) {
   const panel = document.getElementById("secret-panel");
   if (!panel) return;
   panel.querySelector(".secret").textContent = secret;
+  const list = panel.querySelector(".warnings");
+  if (list && Array.isArray(warnings)) {
+    list.replaceChildren(
+      ...warnings.map((w) => {
+        const item = document.createElement("li");
+        item.textContent = w.message;
+        return item;
+      }),
+    );
+  }
   const onward = panel.querySelector("a[data-next]");
   if (onward && next) onward.href = next;
   panel.hidden = false;
@@ -145,7 +156,7 @@ async function submitForm(form) {
     const json = res.status === 204 ? {} : await res.json();
     const then = form.dataset.then || "reload";
     const next = (form.dataset.next || "").replace("{id}", json.id || "");
-    if (then === "secret" && typeof json.secret === "string") revealSecret(json.secret, next);
+    if (then === "secret" && typeof json.secret === "string") revealSecret(json.secret, next, json.warnings);
     else if (then === "go") location.assign(next);
     else if (then === "message") announce(form.dataset.message || "Done.");
     else location.reload();

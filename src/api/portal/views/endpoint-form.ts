@@ -17,6 +17,7 @@ export function secretPanel(next: string): Html {
     <h2 id="secret-heading">Signing secret</h2>
     <p>Copy it now: it is shown this once. Your receiver checks each delivery's signature with it.</p>
     <p class="secret"></p>
+    <ul class="warnings warn"></ul>
     <p><a class="button primary" data-next href="${next}">I have copied it — continue</a></p>
   </section>`;
 }
