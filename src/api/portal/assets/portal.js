@@ -189,6 +189,16 @@ function wireForms() {
   }
 }
 
+// On a phone a table's rows become cards (see the stylesheet); each cell shows its column's name.
+function labelCells() {
+  for (const table of document.querySelectorAll("table")) {
+    const names = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
+    for (const row of table.querySelectorAll("tbody tr")) {
+      [...row.children].forEach((cell, i) => cell.setAttribute("data-label", names[i] || ""));
+    }
+  }
+}
+
 function watchProgress() {
   const main = document.querySelector("main[data-refresh-ms]");
   if (main) window.setTimeout(() => location.reload(), Number(main.dataset.refreshMs));
@@ -196,6 +206,7 @@ function watchProgress() {
 
 document.addEventListener("DOMContentLoaded", () => {
   wireForms();
+  labelCells();
   watchProgress();
   void exchangeLinkToken();
 });

@@ -22,16 +22,14 @@ export interface HealthJson {
 }
 
 function rate(w: WindowStatsJson): string {
-  return w.success_rate === null || w.attempts === 0
-    ? "no attempts"
-    : `${(w.success_rate * 100).toFixed(1)}% ok`;
+  if (w.success_rate === null || w.attempts === 0) return "no attempts";
+  return `${(w.success_rate * 100).toFixed(1)}% ok of ${w.attempts} attempt${w.attempts === 1 ? "" : "s"}`;
 }
 
 export function healthCell(h: HealthJson | undefined): Html {
   if (!h) return html`<span class="muted">—</span>`;
   const cls = h.last_hour.attempts === 0 ? "muted" : (h.last_hour.success_rate ?? 0) >= 0.99 ? "ok" : "bad";
-  return html`<span class="${cls}">${rate(h.last_hour)}</span>
-    <span class="muted">(${h.last_hour.attempts} attempts)</span>`;
+  return html`<span class="${cls}">${rate(h.last_hour)}</span>`;
 }
 
 const ms = (v: number | null): string => (v === null ? "—" : `${Math.round(v)} ms`);
@@ -40,11 +38,11 @@ export function healthPanel(h: HealthJson): Html {
   return html`<dl class="grid panel">
     <div>
       <dt>Last hour</dt>
-      <dd>${rate(h.last_hour)} · ${h.last_hour.attempts} attempts</dd>
+      <dd>${rate(h.last_hour)}</dd>
     </div>
     <div>
       <dt>Last day</dt>
-      <dd>${rate(h.last_day)} · ${h.last_day.attempts} attempts</dd>
+      <dd>${rate(h.last_day)}</dd>
     </div>
     <div>
       <dt>Duration p50 / p99 (hour)</dt>
