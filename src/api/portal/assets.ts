@@ -10,13 +10,15 @@ export interface PortalAsset {
   readonly etag: string;
 }
 
-function load(file: string, contentType: string): PortalAsset {
-  const body = readFileSync(new URL(`./assets/${file}`, import.meta.url), "utf8");
+function load(files: readonly string[], contentType: string): PortalAsset {
+  const body = files
+    .map((file) => readFileSync(new URL(`./assets/${file}`, import.meta.url), "utf8"))
+    .join("\n");
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
   return { body, contentType, etag };
 }
 
 export const PORTAL_ASSETS: Readonly<Record<string, PortalAsset>> = {
-  "app.js": load("portal.js", "text/javascript; charset=utf-8"),
-  "app.css": load("portal.css", "text/css; charset=utf-8"),
+  "app.js": load(["portal.js"], "text/javascript; charset=utf-8"),
+  "app.css": load(["portal.css", "portal-controls.css"], "text/css; charset=utf-8"),
 };

@@ -22,10 +22,18 @@ export class PortalData {
     const res = await this.api(new Request(url, { headers }));
     const body = (await res.json()) as { error?: { code?: string; message?: string } };
     if (!res.ok) {
-      const status = res.status === 404 ? 404 : res.status === 401 ? 401 : 502;
+      // 400 (a bad filter in the page's query), 401 and 404 keep their meaning; anything else is the
+      // gateway's fault, not the page's.
+      const status = res.status === 400 || res.status === 401 || res.status === 404 ? res.status : 502;
       throw new ApiError(
         status,
-        status === 404 ? "not_found" : status === 401 ? "unauthorized" : "internal",
+        status === 400
+          ? "invalid_request"
+          : status === 401
+            ? "unauthorized"
+            : status === 404
+              ? "not_found"
+              : "internal",
         body.error?.message ?? `GET ${path} answered ${res.status}`,
       );
     }

@@ -54,7 +54,7 @@ export function portalRoutes(deps: PortalRouteDeps): Hono {
   const csp = portalCsp(deps.embedOrigins);
   const callApi = (req: Request): Promise<Response> => Promise.resolve(deps.api.fetch(req));
 
-  const send = (body: Html, status: 200 | 401 | 404 | 502): Response =>
+  const send = (body: Html, status: 200 | 400 | 401 | 404 | 502): Response =>
     new Response(body.text, {
       status,
       headers: {
@@ -78,8 +78,8 @@ export function portalRoutes(deps: PortalRouteDeps): Hono {
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         if (err.status === 401) return send(signInPage(), 401);
-        const status = err.status === 404 ? 404 : 502;
-        const title = status === 404 ? "Not found" : "Something went wrong";
+        const status = err.status === 404 || err.status === 400 ? err.status : 502;
+        const title = { 400: "Not a valid request", 404: "Not found", 502: "Something went wrong" }[status];
         return send(
           page({
             title,
