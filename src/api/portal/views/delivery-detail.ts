@@ -4,7 +4,7 @@ import type { PortalGrant } from "../../../store/portal-session-store.ts";
 import type { DeliveryJson } from "../api-types.ts";
 import { type Html, html } from "../html.ts";
 import { page } from "../layout.ts";
-import { actionForm, api, badge, statusCode, when } from "./parts.ts";
+import { actionForm, api, badge, dataTable, statusCode, when } from "./parts.ts";
 
 export interface AttemptJson {
   readonly at: string;
@@ -26,40 +26,19 @@ export interface DeliveryDetailJson extends Omit<DeliveryJson, "attempts"> {
 
 function attemptsTable(attempts: readonly AttemptJson[]): Html {
   if (attempts.length === 0) return html`<p class="muted">No attempt yet.</p>`;
-  return html`<div class="table-wrap">
-    <table>
-      <caption>
-        Attempts, oldest first (the newest few are kept)
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">#</th>
-          <th scope="col">At</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Status</th>
-          <th scope="col">Error</th>
-          <th scope="col">Response</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${attempts.map(
-          (a, i) =>
-            html`<tr>
-              <td>${i + 1}</td>
-              <td>${when(a.at)}</td>
-              <td>${a.duration_ms === undefined ? "—" : `${a.duration_ms} ms`}</td>
-              <td>${statusCode(a.status_code)}</td>
-              <td>
-                ${a.error_class ? html`${badge(a.error_class)} ${a.reason ?? ""}` : html`<span class="muted">—</span>`}
-              </td>
-              <td class="excerpt">
-                ${a.response_excerpt ? html`<code>${a.response_excerpt}</code>` : html`<span class="muted">—</span>`}
-              </td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  const none = html`<span class="muted">—</span>`;
+  return dataTable(
+    "Attempts, oldest first (the newest few are kept)",
+    ["#", "At", "Duration", "Status", "Error", "Response"],
+    attempts.map((a, i) => [
+      i + 1,
+      when(a.at),
+      a.duration_ms === undefined ? "—" : `${a.duration_ms} ms`,
+      statusCode(a.status_code),
+      a.error_class ? html`${badge(a.error_class)} ${a.reason ?? ""}` : none,
+      { className: "excerpt", content: a.response_excerpt ? html`<code>${a.response_excerpt}</code>` : none },
+    ]),
+  );
 }
 
 export function deliveryDetailPage(grant: PortalGrant, d: DeliveryDetailJson): Html {

@@ -7,7 +7,16 @@ import { page } from "../layout.ts";
 import { endpointState } from "./endpoint-list.ts";
 import { secretPanel } from "./endpoint-form.ts";
 import { type HealthJson, healthPanel } from "./health.ts";
-import { READ_ONLY_NOTE, actionForm, api, badge, statusCode, when } from "./parts.ts";
+import {
+  READ_ONLY_NOTE,
+  actionForm,
+  api,
+  badge,
+  dataTable,
+  deliveryLink,
+  statusCode,
+  when,
+} from "./parts.ts";
 
 export interface DeliveryQuery {
   readonly state?: string;
@@ -57,38 +66,22 @@ function deliveriesTable(e: EndpointJson, deliveries: Page<DeliveryJson>, q: Del
   const rows =
     deliveries.data.length === 0
       ? html`<p class="muted">No deliveries${q.state ? html` in state ${q.state}` : ""}.</p>`
-      : html`<div class="table-wrap">
-          <table>
-            <caption>
-              Deliveries, newest first
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Delivery</th>
-                <th scope="col">Event</th>
-                <th scope="col">State</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last status</th>
-                <th scope="col">Last attempt</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${deliveries.data.map(
-                (d) =>
-                  html`<tr>
-                    <td><a href="/portal/deliveries/${d.delivery_id}">${d.delivery_id}</a></td>
-                    <td>
-                      ${d.event_id ? html`<a href="/portal/events/${encodeURIComponent(d.event_id)}">${d.event_type ?? d.event_id}</a>` : "—"}
-                    </td>
-                    <td>${badge(d.state)}</td>
-                    <td>${d.attempts}</td>
-                    <td>${statusCode(d.last_status_code)}</td>
-                    <td>${when(d.last_attempt_at)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>`;
+      : dataTable(
+          "Deliveries, newest first",
+          ["Delivery", "Event", "State", "Attempts", "Last status", "Last attempt"],
+          deliveries.data.map((d) => [
+            deliveryLink(d.delivery_id),
+            d.event_id
+              ? html`<a href="/portal/events/${encodeURIComponent(d.event_id)}"
+                  >${d.event_type ?? d.event_id}</a
+                >`
+              : "—",
+            badge(d.state),
+            d.attempts,
+            statusCode(d.last_status_code),
+            when(d.last_attempt_at),
+          ]),
+        );
   const next = deliveries.next_cursor
     ? html`<p>
         <a

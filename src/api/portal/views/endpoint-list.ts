@@ -4,7 +4,7 @@ import type { EndpointJson, ReplayJson } from "../api-types.ts";
 import { type Html, html } from "../html.ts";
 import { page } from "../layout.ts";
 import { type HealthJson, healthCell } from "./health.ts";
-import { READ_ONLY_NOTE, badge, when } from "./parts.ts";
+import { READ_ONLY_NOTE, badge, dataTable, when } from "./parts.ts";
 
 export interface EndpointRow {
   readonly endpoint: EndpointJson;
@@ -18,32 +18,16 @@ export function endpointState(e: EndpointJson): string {
 
 function replayRows(replays: readonly ReplayJson[]): Html {
   if (replays.length === 0) return html`<p class="muted">No replays yet.</p>`;
-  return html`<div class="table-wrap">
-    <table>
-      <caption>
-        Replays of failed deliveries, newest first
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Replay</th>
-          <th scope="col">State</th>
-          <th scope="col">Moved</th>
-          <th scope="col">Created</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${replays.map(
-          (r) =>
-            html`<tr>
-              <td><a href="/portal/replays/${r.id}">${r.id}</a></td>
-              <td>${badge(r.state)}</td>
-              <td>${r.moved} of ${r.total_estimate ?? r.matched}</td>
-              <td>${when(r.created_at)}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-  </div>`;
+  return dataTable(
+    "Replays of failed deliveries, newest first",
+    ["Replay", "State", "Moved", "Created"],
+    replays.map((r) => [
+      html`<a href="/portal/replays/${r.id}">${r.id}</a>`,
+      badge(r.state),
+      `${r.moved} of ${r.total_estimate ?? r.matched}`,
+      when(r.created_at),
+    ]),
+  );
 }
 
 export function endpointListPage(
@@ -54,37 +38,22 @@ export function endpointListPage(
   const table =
     rows.length === 0
       ? html`<p>No endpoints yet.${grant.readOnly ? "" : " Add one to start receiving events."}</p>`
-      : html`<div class="table-wrap">
-          <table>
-            <caption>
-              Endpoints of tenant ${grant.tenant}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Endpoint</th>
-                <th scope="col">State</th>
-                <th scope="col">Health (last hour)</th>
-                <th scope="col">Event types</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${rows.map(
-                ({ endpoint: e, health }) =>
-                  html`<tr>
-                    <td class="url">
-                      <a href="/portal/endpoints/${e.id}">${e.description ?? e.url}</a><br /><span
-                        class="muted"
-                        >${e.url}</span
-                      >
-                    </td>
-                    <td>${badge(endpointState(e))}</td>
-                    <td>${healthCell(health)}</td>
-                    <td>${e.event_types.join(", ")}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>`;
+      : dataTable(
+          `Endpoints of tenant ${grant.tenant}`,
+          ["Endpoint", "State", "Health (last hour)", "Event types"],
+          rows.map(({ endpoint: e, health }) => [
+            {
+              className: "url",
+              content: html`<a href="/portal/endpoints/${e.id}">${e.description ?? e.url}</a><br /><span
+                  class="muted"
+                  >${e.url}</span
+                >`,
+            },
+            badge(endpointState(e)),
+            healthCell(health),
+            e.event_types.join(", "),
+          ]),
+        );
   return page({
     title: "Endpoints",
     grant,

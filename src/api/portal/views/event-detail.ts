@@ -3,7 +3,7 @@ import type { PortalGrant } from "../../../store/portal-session-store.ts";
 import type { DeliveryJson, Page } from "../api-types.ts";
 import { type Html, html } from "../html.ts";
 import { page } from "../layout.ts";
-import { badge, statusCode, when } from "./parts.ts";
+import { badge, dataTable, deliveryLink, statusCode, when } from "./parts.ts";
 
 export interface EventJson {
   readonly id: string;
@@ -33,36 +33,17 @@ export function eventDetailPage(grant: PortalGrant, event: EventJson, deliveries
       </section>
       <section aria-labelledby="event-deliveries-heading">
         <h2 id="event-deliveries-heading">Deliveries</h2>
-        <div class="table-wrap">
-          <table>
-            <caption>
-              One delivery per endpoint that subscribed to this event
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Delivery</th>
-                <th scope="col">Endpoint</th>
-                <th scope="col">State</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last status</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${deliveries.data.map(
-                (d) =>
-                  html`<tr>
-                    <td><a href="/portal/deliveries/${d.delivery_id}">${d.delivery_id}</a></td>
-                    <td>
-                      ${d.endpoint_id ? html`<a href="/portal/endpoints/${d.endpoint_id}">${d.endpoint_id}</a>` : "—"}
-                    </td>
-                    <td>${badge(d.state)}</td>
-                    <td>${d.attempts}</td>
-                    <td>${statusCode(d.last_status_code)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>
+        ${dataTable(
+          "One delivery per endpoint that subscribed to this event",
+          ["Delivery", "Endpoint", "State", "Attempts", "Last status"],
+          deliveries.data.map((d) => [
+            deliveryLink(d.delivery_id),
+            d.endpoint_id ? html`<a href="/portal/endpoints/${d.endpoint_id}">${d.endpoint_id}</a>` : "—",
+            badge(d.state),
+            d.attempts,
+            statusCode(d.last_status_code),
+          ]),
+        )}
       </section>`,
   });
 }

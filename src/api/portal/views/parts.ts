@@ -1,5 +1,5 @@
 // Small pieces every portal view uses: times, state badges, and the one-button forms the script sends.
-import { type Html, type HtmlValue, html } from "../html.ts";
+import { Html, type HtmlValue, html } from "../html.ts";
 
 /** An ISO time as `2026-01-02 10:11:12 UTC`, in a <time> element. */
 export function when(isoTime: string | undefined): Html {
@@ -66,3 +66,45 @@ export const READ_ONLY_NOTE = html`<p class="muted">
 
 /** Where the page's script reaches the API. */
 export const api = (path: string): string => `/portal/api${path}`;
+
+/** A cell: its content, or its content with a class (`url`, `excerpt`: long text that may wrap anywhere). */
+export type Cell = HtmlValue | { readonly content: HtmlValue; readonly className: string };
+
+const isClassed = (c: Cell): c is { readonly content: HtmlValue; readonly className: string } =>
+  typeof c === "object" && c !== null && !(c instanceof Html) && !Array.isArray(c);
+
+/**
+ * Every table of the portal: a caption, column heads, one row of cells per item, in a box that scrolls
+ * sideways when wide (and becomes cards on a phone).
+ */
+export function dataTable(
+  caption: string,
+  columns: readonly string[],
+  rows: readonly (readonly Cell[])[],
+): Html {
+  const cell = (c: Cell): Html =>
+    isClassed(c) ? html`<td class="${c.className}">${c.content}</td>` : html`<td>${c}</td>`;
+  return html`<div class="table-wrap">
+    <table>
+      <caption>
+        ${caption}
+      </caption>
+      <thead>
+        <tr>
+          ${columns.map((name) => html`<th scope="col">${name}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows.map(
+          (row) =>
+            html`<tr>
+              ${row.map(cell)}
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </div>`;
+}
+
+/** A delivery's id as a link to its page. */
+export const deliveryLink = (id: string): Html => html`<a href="/portal/deliveries/${id}">${id}</a>`;
