@@ -4,7 +4,7 @@ import type { PortalGrant } from "../../../store/portal-session-store.ts";
 import type { DeliveryJson } from "../api-types.ts";
 import { type Html, html } from "../html.ts";
 import { page } from "../layout.ts";
-import { actionForm, api, badge, dataTable, statusCode, when } from "./parts.ts";
+import { actionForm, api, badge, dataTable, statusCode, when, facts } from "./parts.ts";
 
 export interface AttemptJson {
   readonly at: string;
@@ -64,42 +64,20 @@ export function deliveryDetailPage(grant: PortalGrant, d: DeliveryDetailJson): H
       ["Endpoints", "/portal"],
       ...(d.direction === "outbound" ? [["Endpoint", `/portal/endpoints/${d.target}`] as const] : []),
     ],
-    body: html`<dl class="grid panel">
-        <div>
-          <dt>State</dt>
-          <dd>${badge(d.state)}</dd>
-        </div>
-        <div>
-          <dt>Event</dt>
-          <dd>
-            ${d.event_id ? html`<a href="/portal/events/${encodeURIComponent(d.event_id)}">${d.event_type ?? d.event_id}</a>` : "—"}
-          </dd>
-        </div>
-        <div>
-          <dt>Attempts</dt>
-          <dd>${d.attempt_count}</dd>
-        </div>
-        <div>
-          <dt>Last status</dt>
-          <dd>${statusCode(d.last_status_code)}</dd>
-        </div>
-        <div>
-          <dt>Next attempt</dt>
-          <dd>${when(d.next_attempt_at)}</dd>
-        </div>
-        <div>
-          <dt>Delivered</dt>
-          <dd>${when(d.delivered_at)}</dd>
-        </div>
-        ${
-          d.replay_id
-            ? html`<div>
-                <dt>Replayed by</dt>
-                <dd><a href="/portal/replays/${d.replay_id}">${d.replay_id}</a></dd>
-              </div>`
-            : ""
-        }
-      </dl>
+    body: html`${facts([
+        ["State", badge(d.state)],
+        [
+          "Event",
+          html`${d.event_id ? html`<a href="/portal/events/${encodeURIComponent(d.event_id)}">${d.event_type ?? d.event_id}</a>` : "—"}`,
+        ],
+        ["Attempts", d.attempt_count],
+        ["Last status", statusCode(d.last_status_code)],
+        ["Next attempt", when(d.next_attempt_at)],
+        ["Delivered", when(d.delivered_at)],
+        d.replay_id
+          ? ["Replayed by", html`<a href="/portal/replays/${d.replay_id}">${d.replay_id}</a>`]
+          : undefined,
+      ])}
       <div class="actions">${replay}</div>
       <section aria-labelledby="attempts-heading">
         <h2 id="attempts-heading">Attempts</h2>

@@ -14,6 +14,7 @@ import {
   badge,
   dataTable,
   deliveryLink,
+  facts,
   statusCode,
   when,
 } from "./parts.ts";
@@ -124,34 +125,20 @@ export function endpointDetailPage(
     title: e.description ?? e.url,
     grant,
     crumbs: [["Endpoints", "/portal"]],
-    body: html`<dl class="grid panel">
-        <div>
-          <dt>Id</dt>
-          <dd>${e.id}</dd>
-        </div>
-        <div>
-          <dt>URL</dt>
-          <dd>${e.url}</dd>
-        </div>
-        <div>
-          <dt>State</dt>
-          <dd>
-            ${badge(endpointState(e))}${e.disabled_reason ? html` <span class="muted">${e.disabled_reason}</span>` : ""}
-          </dd>
-        </div>
-        <div>
-          <dt>Event types</dt>
-          <dd>${e.event_types.join(", ")}</dd>
-        </div>
-        <div>
-          <dt>Rate limit</dt>
-          <dd>${e.rate_limit_per_s === undefined ? "none" : `${e.rate_limit_per_s}/s`}</dd>
-        </div>
-        <div>
-          <dt>Custom headers</dt>
-          <dd>${headers.length === 0 ? "none" : headers.map(([k, v]) => html`${k}: ${v}<br />`)}</dd>
-        </div>
-      </dl>
+    body: html`${facts([
+        ["Id", e.id],
+        ["URL", e.url],
+        [
+          "State",
+          html`${badge(endpointState(e))}${e.disabled_reason ? html` <span class="muted">${e.disabled_reason}</span>` : ""}`,
+        ],
+        ["Event types", e.event_types.join(", ")],
+        ["Rate limit", html`${e.rate_limit_per_s === undefined ? "none" : `${e.rate_limit_per_s}/s`}`],
+        [
+          "Custom headers",
+          html`${headers.length === 0 ? "none" : headers.map(([k, v]) => html`${k}: ${v}<br />`)}`,
+        ],
+      ])}
       ${grant.readOnly ? READ_ONLY_NOTE : actions(e)}
       <section aria-labelledby="health-heading">
         <h2 id="health-heading">Health</h2>

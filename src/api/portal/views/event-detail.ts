@@ -3,7 +3,7 @@ import type { PortalGrant } from "../../../store/portal-session-store.ts";
 import type { DeliveryJson, Page } from "../api-types.ts";
 import { type Html, html } from "../html.ts";
 import { page } from "../layout.ts";
-import { badge, dataTable, deliveryLink, statusCode, when } from "./parts.ts";
+import { badge, dataTable, deliveryLink, statusCode, when, facts } from "./parts.ts";
 
 export interface EventJson {
   readonly id: string;
@@ -17,16 +17,10 @@ export function eventDetailPage(grant: PortalGrant, event: EventJson, deliveries
     title: `Event ${event.id}`,
     grant,
     crumbs: [["Endpoints", "/portal"]],
-    body: html`<dl class="grid panel">
-        <div>
-          <dt>Type</dt>
-          <dd>${event.type}</dd>
-        </div>
-        <div>
-          <dt>Published</dt>
-          <dd>${when(event.created_at)}</dd>
-        </div>
-      </dl>
+    body: html`${facts([
+        ["Type", event.type],
+        ["Published", when(event.created_at)],
+      ])}
       <section aria-labelledby="payload-heading">
         <h2 id="payload-heading">Payload</h2>
         <pre class="panel excerpt"><code>${JSON.stringify(event.payload, null, 2)}</code></pre>

@@ -1,7 +1,7 @@
 // An endpoint's health as GET /v1/endpoints/:id/stats answers it, in a table cell (the list) and in a
 // panel (the endpoint's page).
 import { type Html, html } from "../html.ts";
-import { badge, statusCode, when } from "./parts.ts";
+import { badge, statusCode, when, facts } from "./parts.ts";
 
 export interface WindowStatsJson {
   readonly attempts: number;
@@ -35,40 +35,19 @@ export function healthCell(h: HealthJson | undefined): Html {
 const ms = (v: number | null): string => (v === null ? "—" : `${Math.round(v)} ms`);
 
 export function healthPanel(h: HealthJson): Html {
-  return html`<dl class="grid panel">
-    <div>
-      <dt>Last hour</dt>
-      <dd>${rate(h.last_hour)}</dd>
-    </div>
-    <div>
-      <dt>Last day</dt>
-      <dd>${rate(h.last_day)}</dd>
-    </div>
-    <div>
-      <dt>Duration p50 / p99 (hour)</dt>
-      <dd>${ms(h.last_hour.p50_ms)} / ${ms(h.last_hour.p99_ms)}</dd>
-    </div>
-    <div>
-      <dt>Last status</dt>
-      <dd>${typeof h.last_status === "number" ? statusCode(h.last_status) : (h.last_status ?? "—")}</dd>
-    </div>
-    <div>
-      <dt>Last attempt</dt>
-      <dd>${when(h.last_attempt_at ?? undefined)}</dd>
-    </div>
-    <div>
-      <dt>Breaker</dt>
-      <dd>
-        ${badge(h.breaker.state)}${h.breaker.open_until ? html` until ${when(h.breaker.open_until)}` : ""}
-      </dd>
-    </div>
-    ${
-      h.disabled_reason
-        ? html`<div>
-            <dt>Disabled because</dt>
-            <dd>${h.disabled_reason}</dd>
-          </div>`
-        : ""
-    }
-  </dl>`;
+  return html`${facts([
+    ["Last hour", rate(h.last_hour)],
+    ["Last day", rate(h.last_day)],
+    ["Duration p50 / p99 (hour)", html`${ms(h.last_hour.p50_ms)} / ${ms(h.last_hour.p99_ms)}`],
+    [
+      "Last status",
+      html`${typeof h.last_status === "number" ? statusCode(h.last_status) : (h.last_status ?? "—")}`,
+    ],
+    ["Last attempt", when(h.last_attempt_at ?? undefined)],
+    [
+      "Breaker",
+      html`${badge(h.breaker.state)}${h.breaker.open_until ? html` until ${when(h.breaker.open_until)}` : ""}`,
+    ],
+    h.disabled_reason ? ["Disabled because", h.disabled_reason] : undefined,
+  ])}`;
 }

@@ -108,3 +108,20 @@ export function dataTable(
 
 /** A delivery's id as a link to its page. */
 export const deliveryLink = (id: string): Html => html`<a href="/portal/deliveries/${id}">${id}</a>`;
+
+/** A fact: its label and value; left out when false or undefined. */
+export type Fact = readonly [string, HtmlValue] | false | undefined;
+
+/** Labelled facts in a panel grid (an endpoint's settings, a delivery's state, a replay's counts). */
+export function facts(items: readonly Fact[]): Html {
+  return html`<dl class="grid panel">
+    ${items.map((f) =>
+      f
+        ? html`<div>
+            <dt>${f[0]}</dt>
+            <dd>${f[1]}</dd>
+          </div>`
+        : "",
+    )}
+  </dl>`;
+}

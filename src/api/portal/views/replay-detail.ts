@@ -4,7 +4,7 @@ import type { PortalGrant } from "../../../store/portal-session-store.ts";
 import type { ReplayJson } from "../api-types.ts";
 import { type Html, html } from "../html.ts";
 import { page } from "../layout.ts";
-import { actionForm, api, badge, when } from "./parts.ts";
+import { actionForm, api, badge, when, facts } from "./parts.ts";
 
 const LIVE = new Set(["running", "paused"]);
 
@@ -19,32 +19,14 @@ export function replayDetailPage(grant: PortalGrant, r: ReplayJson): Html {
       ...(endpoint ? [["Endpoint", `/portal/endpoints/${endpoint}`] as const] : []),
     ],
     ...(r.state === "running" ? { refreshMs: 1500 } : {}),
-    body: html`<dl class="grid panel">
-        <div>
-          <dt>State</dt>
-          <dd>${badge(r.state)}</dd>
-        </div>
-        <div>
-          <dt>Found</dt>
-          <dd>${r.matched}</dd>
-        </div>
-        <div>
-          <dt>Moved back to delivery</dt>
-          <dd>${r.moved}</dd>
-        </div>
-        <div>
-          <dt>Could not be moved</dt>
-          <dd>${r.failed}</dd>
-        </div>
-        <div>
-          <dt>Started</dt>
-          <dd>${when(r.created_at)}</dd>
-        </div>
-        <div>
-          <dt>Finished</dt>
-          <dd>${when(r.finished_at)}</dd>
-        </div>
-      </dl>
+    body: html`${facts([
+        ["State", badge(r.state)],
+        ["Found", r.matched],
+        ["Moved back to delivery", r.moved],
+        ["Could not be moved", r.failed],
+        ["Started", when(r.created_at)],
+        ["Finished", when(r.finished_at)],
+      ])}
       <p>
         <label
           >Progress
