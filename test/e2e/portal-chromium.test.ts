@@ -32,7 +32,7 @@ interface Watched {
 }
 
 async function openContext(b: Browser): Promise<Watched> {
-  const context = await b.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await b.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: "UTC" });
   context.setDefaultTimeout(10_000);
   const outside = await loopbackOnly(context);
   const page = await context.newPage();
@@ -172,6 +172,23 @@ it("opens by magic link, manages an endpoint, shows attempts, replays, and keeps
     secrets: [rotated],
   });
   expect(String(test.headers["webhook-signature"]).split(" ")).toContain(signed["webhook-signature"]);
+  // Recover every failed delivery since a time: a replay job whose progress the page follows.
+  s.rx.script({ status: 422, body: "not yet" });
+  await publishAndWait(s, "order-3", "dead");
+  await page.reload();
+  const since = new Date(Date.now() - 3_600_000).toISOString().slice(0, 16); // the context runs in UTC
+  await page.getByLabel("Failed since").fill(since);
+  await page.getByRole("button", { name: "Replay every failed delivery since then" }).click();
+  await page.waitForURL(/\/portal\/replays\/rp_/);
+  await page.getByText("done", { exact: true }).waitFor({ timeout: 15_000 });
+  await eventually(
+    async () => (await deliveryState(s, "order-3"))?.state === "delivered",
+    15_000,
+    "recovered",
+  );
+  await page.screenshot({ path: `${ARTIFACTS}/portal-replay.png`, fullPage: true });
+  await page.goto(`${s.gw.url}/portal/endpoints/${endpointId}`);
+
   await page.getByRole("button", { name: "Disable" }).click();
   await page.getByRole("button", { name: "Enable" }).waitFor();
   expect((await admin(s.gw, "GET", `/v1/endpoints/${endpointId}`)).json.disabled).toBe(true);
