@@ -189,6 +189,16 @@ it("opens by magic link, manages an endpoint, shows attempts, replays, and keeps
   await page.screenshot({ path: `${ARTIFACTS}/portal-replay.png`, fullPage: true });
   await page.goto(`${s.gw.url}/portal/endpoints/${endpointId}`);
 
+  // Edit: a new description and rate limit; the custom headers, untouched, stay as they were.
+  await page.getByRole("link", { name: "Edit" }).click();
+  await page.getByLabel("Description").fill("Orders service (v2)");
+  await page.getByLabel("Rate limit").fill("");
+  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("heading", { name: "Orders service (v2)", level: 1 }).waitFor();
+  const edited = (await admin(s.gw, "GET", `/v1/endpoints/${endpointId}`)).json;
+  expect(edited).toMatchObject({ description: "Orders service (v2)", headers: { "x-team": "payments" } });
+  expect(edited.rate_limit_per_s).toBeUndefined();
+
   await page.getByRole("button", { name: "Disable" }).click();
   await page.getByRole("button", { name: "Enable" }).waitFor();
   expect((await admin(s.gw, "GET", `/v1/endpoints/${endpointId}`)).json.disabled).toBe(true);
