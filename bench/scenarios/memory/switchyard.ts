@@ -14,7 +14,13 @@ import { pathToFileURL } from "node:url";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { Webhook } from "standardwebhooks";
-import type { configSchema } from "../../../src/config/schema.ts";
+import type * as SchemaModule from "../../../src/config/schema.ts";
+import type * as HookModule from "../../../src/domain/hook.ts";
+import type * as LoggerModule from "../../../src/observability/logger.ts";
+import type * as MetricsModule from "../../../src/observability/metrics.ts";
+import type * as JobModule from "../../../src/queue/delivery-job.ts";
+import type * as GatewayModule from "../../../src/runtime/gateway.ts";
+import type * as KeysModule from "../../../src/store/keys.ts";
 import type { HookId } from "../../../src/domain/ids.ts";
 import { startPrivateRedis } from "../../../src/runtime/dev-redis.ts";
 import type { Gateway } from "../../../src/runtime/gateway.ts";
@@ -38,13 +44,13 @@ export interface SwitchyardMemory {
 async function modulesOf(root: string) {
   const load = <T>(path: string): Promise<T> => import(pathToFileURL(join(root, path)).href) as Promise<T>;
   return {
-    ...(await load<typeof import("../../../src/config/schema.ts")>("src/config/schema.ts")),
-    ...(await load<typeof import("../../../src/domain/hook.ts")>("src/domain/hook.ts")),
-    ...(await load<typeof import("../../../src/observability/logger.ts")>("src/observability/logger.ts")),
-    ...(await load<typeof import("../../../src/observability/metrics.ts")>("src/observability/metrics.ts")),
-    ...(await load<typeof import("../../../src/queue/delivery-job.ts")>("src/queue/delivery-job.ts")),
-    ...(await load<typeof import("../../../src/runtime/gateway.ts")>("src/runtime/gateway.ts")),
-    ...(await load<typeof import("../../../src/store/keys.ts")>("src/store/keys.ts")),
+    ...(await load<typeof SchemaModule>("src/config/schema.ts")),
+    ...(await load<typeof HookModule>("src/domain/hook.ts")),
+    ...(await load<typeof LoggerModule>("src/observability/logger.ts")),
+    ...(await load<typeof MetricsModule>("src/observability/metrics.ts")),
+    ...(await load<typeof JobModule>("src/queue/delivery-job.ts")),
+    ...(await load<typeof GatewayModule>("src/runtime/gateway.ts")),
+    ...(await load<typeof KeysModule>("src/store/keys.ts")),
   };
 }
 type Modules = Awaited<ReturnType<typeof modulesOf>>;
@@ -56,7 +62,7 @@ function config(
   redisUrl: string,
   secret: string,
   sinkUrl: string,
-): ReturnType<typeof configSchema.parse> {
+): ReturnType<typeof SchemaModule.configSchema.parse> {
   return m.configSchema.parse({
     redis: { url: redisUrl, prefix: PREFIX },
     http: { port: 0, host: "127.0.0.1" },
