@@ -8,6 +8,7 @@ import type { DeliveryId } from "../domain/ids.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 import type { Keys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
+import { sliceByScore } from "./score-slice.ts";
 import type { RedisClient } from "./redis-client.ts";
 
 const indexScript = new LuaScript("index-endpoint-delivery-1.lua", 1);
@@ -90,27 +91,20 @@ export class EndpointDeliveryIndex {
   }
 
   /** Up to `count` entries strictly older than `after` (by time, then id), newest first. */
-  private async slice(
+  private slice(
     key: string,
     since: number | undefined,
     after: IndexPosition | undefined,
     count: number,
   ): Promise<{ members: IndexPosition[]; more: boolean }> {
-    const from = after === undefined ? "+inf" : String(after.score);
-    const to = since === undefined ? "-inf" : String(since);
-    // Resume at the cursor's time (inclusive) and skip what was already seen at that time.
-    const seen = (m: IndexPosition): boolean =>
-      after !== undefined && m.score === after.score && m.id >= after.id;
-    for (let offset = 0; ;) {
-      const raw = await this.redis.zrevrangebyscore(key, from, to, "WITHSCORES", "LIMIT", offset, count);
-      const members: IndexPosition[] = [];
-      for (let i = 0; i + 1 < raw.length; i += 2)
-        members.push({ id: raw[i] as string, score: Number(raw[i + 1]) });
-      const fresh = members.filter((m) => !seen(m));
-      const more = members.length === count;
-      // A long run of equal times at the cursor: skip over it rather than answer with nothing.
-      if (fresh.length > 0 || !more) return { members: fresh, more };
-      offset += members.length;
-    }
+    return sliceByScore(
+      this.redis,
+      key,
+      "desc",
+      "+inf",
+      since === undefined ? "-inf" : String(since),
+      after,
+      count,
+    );
   }
 }
