@@ -8,7 +8,10 @@ export const DURATION_BINS = 41;
 /** The bin of a duration in ms: the smallest i with ms ≤ binUpperMs(i) (the last bin takes the rest). */
 export function durationBin(ms: number): number {
   if (!(ms > 1)) return 0;
-  return Math.min(DURATION_BINS - 1, Math.ceil(2 * Math.log2(ms)));
+  let bin = Math.min(DURATION_BINS - 1, Math.ceil(2 * Math.log2(ms)));
+  // The bounds are rounded to whole ms: step down while the bin below still covers `ms`.
+  while (bin > 0 && binUpperMs(bin - 1) >= ms) bin--;
+  return bin;
 }
 
 /** The largest duration bin `i` holds, in ms (rounded): 1, 1, 2, 3, 4, 6, 8, 11, 16, … */

@@ -8,9 +8,11 @@ import type { DeliveryId } from "../domain/ids.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 import type { Keys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
-import type { RedisClient } from "./redis-client.ts";
+import { sliceByScore } from "./score-slice.ts";
+import { type RedisClient, isCluster } from "./redis-client.ts";
+import { inGroups } from "./group-indexes.ts";
 
-const indexScript = new LuaScript("index-endpoint-delivery-1.lua", 1);
+const indexScript = new LuaScript("index-endpoint-deliveries-n.lua", "n", { oneSlotOnClusterOnly: true });
 
 /** The most deliveries one endpoint's index lists (the oldest go first). */
 export const MAX_INDEXED_PER_ENDPOINT = 10_000;
@@ -45,18 +47,28 @@ export class EndpointDeliveryIndex {
   ) {}
 
   /**
-   * List new deliveries of `endpoint`, created at `now`. `retentionS`: how long a finished row is kept;
-   * a row ends within retention_s of its creation (the config bounds its retries by it) and is kept
-   * retention_s after that, so nothing older than twice that can still be read.
+   * List new deliveries (each with its endpoint), created at `now`: one script call on a single Redis,
+   * one per slot on a cluster. `retentionS`: how long a finished row is kept; a row ends within
+   * retention_s of its creation (the config bounds its retries by it) and is kept retention_s after
+   * that, so nothing older than twice that can still be read.
    */
-  async add(endpoint: string, ids: readonly DeliveryId[], now: number, retentionS: number): Promise<void> {
-    if (ids.length === 0) return;
+  async add(
+    entries: readonly { readonly endpoint: string; readonly id: DeliveryId }[],
+    now: number,
+    retentionS: number,
+  ): Promise<void> {
     const oldest = now - 2 * retentionS * 1000;
-    await indexScript.run(
-      this.redis,
-      [this.keys.endpointDeliveries(endpoint)],
-      [now, oldest, MAX_INDEXED_PER_ENDPOINT, ...ids],
-    );
+    const keyOf = (e: { endpoint: string }): string => this.keys.endpointDeliveries(e.endpoint);
+    const slotOf = isCluster(this.redis) ? (e: { endpoint: string }) => e.endpoint : () => "";
+    await inGroups(entries, slotOf, async (group) => {
+      await indexScript.run(this.redis, group.map(keyOf), [
+        now,
+        oldest,
+        MAX_INDEXED_PER_ENDPOINT,
+        ...group.map((e) => e.id),
+      ]);
+      return group.map(() => undefined);
+    });
   }
 
   /**
@@ -90,27 +102,20 @@ export class EndpointDeliveryIndex {
   }
 
   /** Up to `count` entries strictly older than `after` (by time, then id), newest first. */
-  private async slice(
+  private slice(
     key: string,
     since: number | undefined,
     after: IndexPosition | undefined,
     count: number,
   ): Promise<{ members: IndexPosition[]; more: boolean }> {
-    const from = after === undefined ? "+inf" : String(after.score);
-    const to = since === undefined ? "-inf" : String(since);
-    // Resume at the cursor's time (inclusive) and skip what was already seen at that time.
-    const seen = (m: IndexPosition): boolean =>
-      after !== undefined && m.score === after.score && m.id >= after.id;
-    for (let offset = 0; ;) {
-      const raw = await this.redis.zrevrangebyscore(key, from, to, "WITHSCORES", "LIMIT", offset, count);
-      const members: IndexPosition[] = [];
-      for (let i = 0; i + 1 < raw.length; i += 2)
-        members.push({ id: raw[i] as string, score: Number(raw[i + 1]) });
-      const fresh = members.filter((m) => !seen(m));
-      const more = members.length === count;
-      // A long run of equal times at the cursor: skip over it rather than answer with nothing.
-      if (fresh.length > 0 || !more) return { members: fresh, more };
-      offset += members.length;
-    }
+    return sliceByScore(
+      this.redis,
+      key,
+      "desc",
+      "+inf",
+      since === undefined ? "-inf" : String(since),
+      after,
+      count,
+    );
   }
 }

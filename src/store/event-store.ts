@@ -115,8 +115,10 @@ export class EventStore {
       rowArgs.push(id, targetKey({ kind: "endpoint", id: ep }));
     }
     // Listed before the rows are written, so a row is never missing from its endpoint's list.
-    const listed = Promise.all(
-      endpoints.map((ep) => this.endpointIndex.add(ep, [endpointDeliveryId(ref, ep)], now, opts.retentionS)),
+    const listed = this.endpointIndex.add(
+      endpoints.map((ep) => ({ endpoint: ep, id: endpointDeliveryId(ref, ep) })),
+      now,
+      opts.retentionS,
     );
     const written = publishScript.run(
       this.redis,

@@ -44,9 +44,14 @@ export async function readStart(body: Readable): Promise<string> {
 export async function resultOfAnswer(response: {
   readonly statusCode: number;
   readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: Readable;
+  readonly body: Readable & { dump(opts: { limit: number }): Promise<void> };
 }): Promise<DeliveryResult> {
   const status = response.statusCode;
+  if (status >= 200 && status < 300 && response.headers["content-length"] === "0") {
+    // The common empty success: nothing to keep, so no reading loop (undici just releases the body).
+    await response.body.dump({ limit: DRAIN_LIMIT_BYTES }).catch(() => undefined);
+    return { ok: true, trace: { statusCode: status } };
+  }
   const bodyStart = await readStart(response.body);
   const trace = { statusCode: status, excerpt: bodyStart };
   if (status >= 200 && status < 300) return { ok: true, trace };
