@@ -30,4 +30,5 @@ cpSync(at("src/queue/bullmq"), at("dist/src/queue/bullmq"), {
   recursive: true,
   filter: (path) => !/\.[cm]?ts$/.test(path),
 });
+cpSync(at("src/api/portal/assets"), at("dist/src/api/portal/assets"), { recursive: true });
 cpSync(at("config"), at("dist/config"), { recursive: true });

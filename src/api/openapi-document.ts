@@ -1,8 +1,10 @@
 // The OpenAPI 3.1 document of Switchyard's HTTP API, written by hand and kept small: the paths, their
 // auth, status codes and the main fields. The README states the contract; this is its machine-readable index.
 import { breakerPaths, breakerSchemas } from "./openapi-breakers.ts";
+import { deliveryPaths, deliverySchemas } from "./openapi-deliveries.ts";
 import { endpointPaths } from "./openapi-endpoints.ts";
 import { eventPaths } from "./openapi-events.ts";
+import { portalPaths } from "./openapi-portal.ts";
 import { replayPaths } from "./openapi-replays.ts";
 import { openApiSchemas, ref } from "./openapi-schemas.ts";
 
@@ -210,6 +212,8 @@ export const openApiDocument = {
     ...breakerPaths({ json, error, admin, pathParam, query, adminErrors }),
     ...endpointPaths({ json, error, admin, pathParam, query, adminErrors }),
     ...eventPaths({ json, error, admin, pathParam, query, adminErrors }),
+    ...portalPaths({ json, error, admin, pathParam, query, adminErrors }),
+    ...deliveryPaths({ json, error, admin, pathParam, query, adminErrors }),
     "/admin/queues": {
       get: {
         tags: ["admin"],
@@ -233,6 +237,6 @@ export const openApiDocument = {
         description: "Any user name, an admin token as the password: /admin/queues only, never the /v1 API.",
       },
     },
-    schemas: { ...openApiSchemas, ...breakerSchemas },
+    schemas: { ...openApiSchemas, ...breakerSchemas, ...deliverySchemas },
   },
 } as const;

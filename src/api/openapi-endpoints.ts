@@ -27,7 +27,7 @@ export function endpointPaths(h: OpenApiHelpers): Record<string, Schema> {
         responses: {
           "201": {
             description: "Created; the secret is shown only here.",
-            ...json(ref("EndpointWithSecret")),
+            ...json(ref("EndpointCreated")),
           },
           "400": error("invalid_request: a field is invalid, or the URL is refused (internal destination)."),
           "401": error("No valid admin token."),

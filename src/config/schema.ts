@@ -3,6 +3,7 @@
 // refusals (retention against retries and dedup, unknown sinks) are here, warnings in warnings.ts.
 import { z } from "zod";
 import { dedupAgreement } from "./dedup-agreement.ts";
+import { MAX_CATALOG_ENTRIES, eventTypeSchema } from "./event-type-schema.ts";
 import { strict } from "./unknown-keys.ts";
 import { LOG_LEVELS, breaker, name, positiveInt, retry } from "./fields.ts";
 import { durabilitySchema, redisSchema } from "./redis-schema.ts";
@@ -96,6 +97,16 @@ function buildConfigSchema() {
           allowed_origins: z.array(allowedOrigin).default([]),
         })
         .prefault({}),
+      /** The tenant portal (/portal). */
+      portal: strict
+        .object({
+          /**
+           * Origins whose pages may show the portal in a frame (`frame-ancestors`); empty: none may.
+           * The session cookie is SameSite=Strict, so a frame works on pages of the gateway's own site.
+           */
+          embed_origins: z.array(allowedOrigin).default([]),
+        })
+        .prefault({}),
       replays: strict
         .object({
           /**
@@ -147,6 +158,8 @@ function buildConfigSchema() {
           max_endpoints_per_tenant: positiveInt.max(100_000).default(1000),
           /** Rows one publish script writes at most: a fanout is written this many endpoints at a time. */
           fanout_page_size: positiveInt.max(1000).default(100),
+          /** The event catalog: event types the application publishes (more may be added by API). */
+          event_types: z.array(eventTypeSchema).max(MAX_CATALOG_ENTRIES).default([]),
         })
         .prefault({}),
       sinks: z.record(name, sinkSchema()),

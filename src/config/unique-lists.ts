@@ -5,6 +5,7 @@
 import type { z } from "zod";
 
 interface Checked {
+  readonly outbound: { readonly event_types: readonly { readonly name: string }[] };
   readonly redis: { readonly cluster?: { readonly nodes: readonly string[] } | undefined };
   readonly admin: { readonly tokens: readonly (string | { readonly token: string })[] };
   readonly sources: Readonly<
@@ -42,6 +43,12 @@ export const named = (value: string): string => `"${value}" is listed twice`;
 /** Add an issue for every repeated entry of the config's set-like lists. */
 export function refuseDuplicateEntries(cfg: Checked, ctx: z.RefinementCtx): void {
   refuseRepeats(ctx, ["redis", "cluster", "nodes"], cfg.redis.cluster?.nodes, named);
+  refuseRepeats(
+    ctx,
+    ["outbound", "event_types"],
+    cfg.outbound.event_types.map((t) => t.name),
+    (value, first) => `event type "${value}" is declared twice (first at [${first}])`,
+  );
   refuseRepeats(
     ctx,
     ["admin", "tokens"],

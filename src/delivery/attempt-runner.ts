@@ -5,6 +5,7 @@
 // good). The ledger row, never the job, holds the state; the retry policy, never BullMQ's attempt
 // count, decides every retry and every death. Inbound sinks and outbound endpoints differ only in
 // their DeliveryTarget.
+import { type Attempt, attemptOf } from "../domain/attempt.ts";
 import { type DeliveryResult, type SinkFailure, errorClassOf, wasCancelled } from "../domain/error-class.ts";
 import { type Random, decideRetry } from "../domain/retry-policy.ts";
 import { LogThrottle } from "../observability/log-throttle.ts";
@@ -199,7 +200,12 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       const answered = timeline.now();
       metrics.attempt(prepared, "ok");
       metrics.delivered(prepared, (finishedAt - prepared.receivedAt) / 1000);
-      if ((await record(row, writer, { outcome: "delivered" }, finishedAt)) && logger.isLevelEnabled("info"))
+      const delivered: Finish = {
+        outcome: "delivered",
+        statusCode: result.trace?.statusCode,
+        attempt: attemptOf(result, startedAt, finishedAt),
+      };
+      if ((await record(row, writer, delivered, finishedAt)) && logger.isLevelEnabled("info"))
         logger.info({ ...attemptLog(), result: "ok" }, "delivered");
       if (timeline.on)
         timeline.markAll(job.data.p, [
@@ -235,7 +241,17 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     });
     span?.end(errorClass, decision.kind === "dead" ? "dead" : "retrying", failure.statusCode);
     if (decision.kind === "dead")
-      return deadLetter(prepared, row, writer, failure, attemptLog(), decision.why, true, result);
+      return deadLetter(
+        prepared,
+        row,
+        writer,
+        failure,
+        attemptLog(),
+        decision.why,
+        true,
+        result,
+        attemptOf(result, startedAt, finishedAt),
+      );
     const next = finishedAt + decision.delayMs;
     const written = await record(
       row,
@@ -246,6 +262,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
         reason: failure.reason,
         errorClass,
         statusCode: failure.statusCode,
+        attempt: attemptOf(result, startedAt, finishedAt),
       },
       finishedAt,
     );
@@ -285,6 +302,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     why: string,
     attempted = true,
     result?: DeliveryResult,
+    attempt?: Attempt,
   ): Promise<never> {
     const errorClass = errorClassOf(failure);
     // Count first: whoever sees the dead row (an alert, a test) sees the metrics too.
@@ -295,6 +313,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       errorClass,
       statusCode: failure.statusCode,
       attempted,
+      ...(attempt ? { attempt } : {}),
     };
     if (await record(row, writer, finish))
       logger.error({ ...log, result: errorClass, reason: failure.reason, why }, "dead-lettered");

@@ -7,7 +7,7 @@ import type { Dispatcher } from "undici";
 import { outboundAttemptMs } from "../config/attempt-bounds.ts";
 import type { Config, RetryConfig } from "../config/schema.ts";
 import { type Endpoint, liveSecrets } from "../domain/endpoint.ts";
-import { type DeliveryResult, permanent, wasCancelled } from "../domain/error-class.ts";
+import { type DeliveryResult, errorClassOf, permanent, wasCancelled } from "../domain/error-class.ts";
 import type { EndpointId } from "../domain/ids.ts";
 import { outboundBody } from "../domain/outbound-body.ts";
 import { signStandardWebhook } from "../domain/signing.ts";
@@ -15,6 +15,7 @@ import { ssrfBlockOf } from "../fanout/ssrf-guard.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import { httpTarget, sendHttp } from "../sinks/http-send.ts";
 import { EVENT_ATTEMPT_FIELDS, toEventRecord } from "../store/event-store.ts";
+import type { CountedAttempt, EndpointStatsStore } from "../store/endpoint-stats.ts";
 import type { Keys } from "../store/keys.ts";
 import type { DeliveryJob } from "./attempt-runner.ts";
 import type {
@@ -44,6 +45,8 @@ export interface EndpointTargetDeps {
   readonly breaker: SharedBreaker;
   readonly inflight: InflightGate;
   readonly rate: RateGate;
+  /** Where each attempt is counted for the endpoint's health (GET /v1/endpoints/:id/stats). */
+  readonly stats: Pick<EndpointStatsStore, "record">;
   /** The SSRF-guarded undici dispatcher every endpoint request goes through. */
   readonly dispatcher: Dispatcher;
   readonly inFlight?: InFlightAttempts;
@@ -155,6 +158,7 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
     },
 
     send: async (p, _claimed, admission, traceparent, lease) => {
+      const startedAt = Date.now();
       const result = await safeAttempt(
         (signal) => post(p, signal, traceparent),
         outboundAttemptMs(config),
@@ -165,7 +169,11 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
       // A cancelled attempt is handed back with its slot (unadmit); any other has used it.
       if (!wasCancelled(result)) {
         releaseSlot(p);
-        await breaker.record(p.endpoint.id, breakerResultOf(result), probe);
+        // Health counts are advisory: a failed count never fails the attempt.
+        const counted = deps.stats
+          .record(p.endpoint.id, countedAttempt(result, startedAt, Date.now()))
+          .catch(() => undefined);
+        await Promise.all([breaker.record(p.endpoint.id, breakerResultOf(result), probe), counted]);
       }
       return result;
     },
@@ -232,6 +240,17 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
       refusal,
     );
   }
+}
+
+/** An attempt as the endpoint's health counts it: its status, or its error class without an answer. */
+function countedAttempt(result: DeliveryResult, startedAt: number, finishedAt: number): CountedAttempt {
+  const status = result.ok ? result.trace?.statusCode : result.failure.statusCode;
+  return {
+    ok: result.ok,
+    at: startedAt,
+    durationMs: finishedAt - startedAt,
+    outcome: status !== undefined ? String(status) : result.ok ? "ok" : errorClassOf(result.failure),
+  };
 }
 
 /** Outbound attempts count in their own series, labelled by tenant (tenantLabel: bounded), not endpoint. */

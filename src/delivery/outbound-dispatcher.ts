@@ -1,6 +1,7 @@
 // The worker side of outbound fanout: the shared outbound queue in the worker pool, whose attempts
 // are bounded per endpoint by limits kept in Redis (breaker, concurrency, rate), so thousands of
 // endpoints need no queue or worker each and one slow endpoint cannot take the pool.
+import { EndpointStatsStore } from "../store/endpoint-stats.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { Config } from "../config/schema.ts";
 import type { Logger } from "../observability/logger.ts";
@@ -74,6 +75,7 @@ export class OutboundDispatcher {
       breaker: this.breaker,
       inflight: new InflightGate(this.deps.redis, (id) => keys.endpointGate(id, "inflight")),
       rate: new RateGate(this.deps.redis, (id) => keys.endpointGate(id, "rate"), { burst: RATE_BURST }),
+      stats: new EndpointStatsStore(this.deps.redis, keys),
       dispatcher: this.agent,
       inFlight: this.deps.pool.inFlight,
       onRefused: (endpoint, detail) =>

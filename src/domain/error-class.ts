@@ -11,8 +11,21 @@ export type SinkFailure = (
   readonly statusCode?: number;
 };
 
-/** What one attempt at one sink came to. */
-export type DeliveryResult = { readonly ok: true } | { readonly ok: false; readonly failure: SinkFailure };
+/**
+ * What an attempt saw of the exchange, beyond its outcome, for the row's attempt history: the answer's
+ * status and the start of its body, and the signature headers the request carried.
+ */
+export interface AttemptTrace {
+  readonly statusCode?: number | undefined;
+  /** The first ≤ 1 KiB of the response body, as text. */
+  readonly excerpt?: string | undefined;
+  readonly signatureHeaders?: Readonly<Record<string, string>> | undefined;
+}
+
+/** What one attempt at one sink came to (`trace`: what it saw, when the sink reports it). */
+export type DeliveryResult = (
+  { readonly ok: true } | { readonly ok: false; readonly failure: SinkFailure }
+) & { readonly trace?: AttemptTrace };
 
 /** Why a delivery was dead-lettered, as an operator filters on it. */
 export type ErrorClass = "permanent" | "throttled" | "transient";

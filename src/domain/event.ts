@@ -3,9 +3,10 @@
 // `order.*` matches, so the matching rules live here and nowhere else.
 import { NAME } from "../config/schema.ts";
 import { newId } from "./ids.ts";
+import { EVENT_TYPE_MAX_LENGTH, isEventType } from "./event-type-name.ts";
 
-/** Longest event type, and longest subscription pattern. */
-export const EVENT_TYPE_MAX_LENGTH = 128;
+/** Longest event type, and longest subscription pattern (event-type-name.ts). */
+export { EVENT_TYPE_MAX_LENGTH, isEventType };
 
 /**
  * A user-supplied event id: 1–128 of `A-Z a-z 0-9 _ . : -`. Wide enough for UUIDs, ULIDs, Stripe-style
@@ -27,13 +28,7 @@ export function eventIdOf(ref: string): string {
   return ref.slice(ref.indexOf("/") + 1);
 }
 
-const EVENT_TYPE = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 const PATTERN = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*(\.\*)?$/;
-
-/** Is `value` an event type: dot-separated segments of `A-Z a-z 0-9 _ -`, at most 128 characters? */
-export function isEventType(value: string): boolean {
-  return value.length <= EVENT_TYPE_MAX_LENGTH && EVENT_TYPE.test(value);
-}
 
 /** Is `value` a subscription pattern: an event type, an event type followed by `.*`, or `*`? */
 export function isEventTypePattern(value: string): boolean {

@@ -1,10 +1,10 @@
-// Reading a response body just enough: its start for a failure reason, and the rest drained so undici can put
-// the keep-alive connection back in the pool. A body that goes on and on is cut off rather than read forever.
+// Reading a response body just enough: its start for a failure reason and the attempt history, and the rest
+// drained so undici can put the keep-alive connection back in the pool. A body that goes on and on is cut off rather than read forever.
 import type { Readable } from "node:stream";
-import { type DeliveryResult, ok } from "../domain/error-class.ts";
+import type { DeliveryResult } from "../domain/error-class.ts";
 import { classifyAnswer } from "./http-classify.ts";
 
-/** Bytes of the body kept for a failure reason (the DLQ never stores more than 1 KiB of a response). */
+/** Bytes of the body kept for a failure reason and an attempt's excerpt (never more than 1 KiB of a response). */
 export const KEEP_BYTES = 1024;
 /** Past this many bytes, closing the connection is cheaper than draining it. */
 export const DRAIN_LIMIT_BYTES = 64 * 1024;
@@ -37,17 +37,23 @@ export async function readStart(body: Readable): Promise<string> {
   return Buffer.concat(kept).toString("utf8");
 }
 
-/** What an HTTP answer means for a delivery: a 2xx is ok (its body discarded), anything else classified. */
+/**
+ * What an HTTP answer means for a delivery: a 2xx is ok, anything else classified. Either way the
+ * result's trace keeps the status and the start of the body (for the row's attempt history).
+ */
 export async function resultOfAnswer(response: {
   readonly statusCode: number;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body: Readable & { dump(opts: { limit: number }): Promise<void> };
 }): Promise<DeliveryResult> {
-  if (response.statusCode >= 200 && response.statusCode < 300) {
-    // Nothing of a success body is kept: discard it (undici closes the connection past the limit).
+  const status = response.statusCode;
+  if (status >= 200 && status < 300 && response.headers["content-length"] === "0") {
+    // The common empty success: nothing to keep, so no reading loop (undici just releases the body).
     await response.body.dump({ limit: DRAIN_LIMIT_BYTES }).catch(() => undefined);
-    return ok;
+    return { ok: true, trace: { statusCode: status } };
   }
   const bodyStart = await readStart(response.body);
-  return classifyAnswer({ status: response.statusCode, headers: response.headers, bodyStart });
+  const trace = { statusCode: status, excerpt: bodyStart };
+  if (status >= 200 && status < 300) return { ok: true, trace };
+  return { ...classifyAnswer({ status, headers: response.headers, bodyStart }), trace };
 }

@@ -88,13 +88,25 @@ export async function sendHttp(
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
-    return await resultOfAnswer(response);
+    return withSignature(await resultOfAnswer(response), send.headers);
   } catch (err) {
     const refused = refusal?.(err);
     if (refused) return refused;
-    if (signal.aborted) return transient("attempt aborted");
+    if (signal.aborted) return withSignature(transient("attempt aborted"), send.headers);
     if (TIMEOUT_CODES.has(errorCodeOf(err) ?? ""))
-      return transient(`timeout: no answer within ${timeoutMs} ms`);
-    return classifyError(err);
+      return withSignature(transient(`timeout: no answer within ${timeoutMs} ms`), send.headers);
+    return withSignature(classifyError(err), send.headers);
   }
+}
+
+/** `result` with the Standard Webhooks signature headers the request carried (if signed), for its history. */
+function withSignature(result: DeliveryResult, headers: Record<string, string>): DeliveryResult {
+  const signature = headers["webhook-signature"];
+  if (signature === undefined) return result;
+  const signatureHeaders = {
+    "webhook-id": headers["webhook-id"] ?? "",
+    "webhook-timestamp": headers["webhook-timestamp"] ?? "",
+    "webhook-signature": signature,
+  };
+  return { ...result, trace: { ...result.trace, signatureHeaders } };
 }

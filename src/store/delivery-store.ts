@@ -5,11 +5,13 @@
 import type { Config } from "../config/schema.ts";
 import type { DeliveryRow, DeliveryState, Target } from "../domain/delivery.ts";
 import { parseTarget } from "../domain/delivery.ts";
+import { ATTEMPT_HISTORY, type Attempt } from "../domain/attempt.ts";
 import type { ErrorClass } from "../domain/error-class.ts";
 import { type DeliveryId, type HookId, type ReplayId, bucketOf } from "../domain/ids.ts";
 import { dlqIndexKeys } from "./dlq-index.ts";
 import type { Keys } from "./keys.ts";
 import { parseRow } from "./delivery-row.ts";
+import { HISTORY_FIELD, decodeAttempts, encodeAttempt } from "./attempt-history.ts";
 import { inGroups } from "./group-indexes.ts";
 import { LuaScript } from "./lua-script.ts";
 import { type RedisClient, isCluster, pipelineByNode } from "./redis-client.ts";
@@ -24,24 +26,29 @@ const unlistScript = new LuaScript("unlist-dead-n.lua", "n");
 const claimStaleScript = new LuaScript("claim-stale-2.lua", 2);
 const releaseStaleScript = new LuaScript("release-stale-2.lua", 2);
 
+/** The attempt an outcome records in the row's history (none when nothing was sent). */
+interface Attempted {
+  readonly attempt?: Attempt;
+}
+
 /** The outcome of an attempt, as the ledger records it. */
 export type Finish =
-  | { readonly outcome: "delivered"; readonly statusCode?: number }
-  | {
+  | ({ readonly outcome: "delivered"; readonly statusCode?: number } & Attempted)
+  | ({
       readonly outcome: "retrying";
       readonly nextAttemptAt: number;
       readonly reason: string;
       readonly errorClass: ErrorClass;
       readonly statusCode?: number;
-    }
-  | {
+    } & Attempted)
+  | ({
       readonly outcome: "dead";
       readonly reason: string;
       readonly errorClass: ErrorClass;
       readonly statusCode?: number;
       /** false: the claim that decided this sent nothing, so it is not counted as an attempt. */
       readonly attempted?: boolean;
-    }
+    } & Attempted)
   | { readonly outcome: "release" };
 
 /**
@@ -191,7 +198,9 @@ export class DeliveryStore {
   private async flushGroup(writes: readonly FinishWrite[]): Promise<boolean[]> {
     const keys: string[] = [];
     const args: (string | number)[] = [writes.length];
+    const history: string[] = [];
     for (const { row, writer, finish, now } of writes) {
+      history.push(finish.outcome === "release" || !finish.attempt ? "" : encodeAttempt(finish.attempt));
       const bucket = bucketOf(row.id);
       const own = [this.keys.delivery(row.id), this.parentKey(row), this.keys.watch(bucket)];
       if (finish.outcome === "dead")
@@ -216,12 +225,20 @@ export class DeliveryStore {
         finish.outcome === "dead" && finish.attempted === false ? 1 : 0,
       );
     }
+    args.push(ATTEMPT_HISTORY.count, ATTEMPT_HISTORY.bytes, ...history);
     const reply = (await finishScript.run(this.redis, keys, args)) as number[];
     return reply.map((n) => n === 1);
   }
 
   async get(id: DeliveryId): Promise<DeliveryRow | undefined> {
     return parseRow(id, await this.redis.hgetall(this.keys.delivery(id)));
+  }
+
+  /** A row with its attempt history (oldest first), in one read. */
+  async getWithAttempts(id: DeliveryId): Promise<{ row: DeliveryRow; attempts: Attempt[] } | undefined> {
+    const raw = await this.redis.hgetall(this.keys.delivery(id));
+    const row = parseRow(id, raw);
+    return row && { row, attempts: decodeAttempts(raw[HISTORY_FIELD]) };
   }
 
   /** Rows by id in one round trip (per cluster node); missing ones (expired, never written) are undefined. */

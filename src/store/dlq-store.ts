@@ -17,6 +17,7 @@ import type { DeliveryId } from "../domain/ids.ts";
 import type { DeliveryStore } from "./delivery-store.ts";
 import type { DlqIndexName, Keys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
+import { sliceByScore } from "./score-slice.ts";
 
 const forgetEmpty = new LuaScript("forget-empty-indexes-n.lua", "n");
 
@@ -108,27 +109,9 @@ export class DlqStore {
   ): Promise<{ members: IndexPosition[]; more: boolean }> {
     const hi = upper(range);
     const lo = score(range.lo);
-    // Resume at the cursor's score (inclusive) and drop what was already seen at that score.
-    const from = after === undefined ? (order === "asc" ? lo : hi) : String(after.score);
-    const to = order === "asc" ? hi : lo;
-    const seen = (m: IndexPosition): boolean =>
-      after !== undefined &&
-      m.score === after.score &&
-      (order === "asc" ? m.id <= after.id : m.id >= after.id);
-    for (let offset = 0; ;) {
-      const raw =
-        order === "asc"
-          ? await this.redis.zrangebyscore(index, from, to, "WITHSCORES", "LIMIT", offset, count)
-          : await this.redis.zrevrangebyscore(index, from, to, "WITHSCORES", "LIMIT", offset, count);
-      const members: IndexPosition[] = [];
-      for (let i = 0; i + 1 < raw.length; i += 2)
-        members.push({ id: raw[i] as string, score: Number(raw[i + 1]) });
-      const fresh = members.filter((m) => !seen(m));
-      const more = members.length === count;
-      // A long run of equal scores at the cursor: skip over it rather than answer with nothing.
-      if (fresh.length > 0 || !more) return { members: fresh, more };
-      offset += members.length;
-    }
+    return order === "asc"
+      ? sliceByScore(this.redis, index, order, lo, hi, after, count)
+      : sliceByScore(this.redis, index, order, hi, lo, after, count);
   }
 
   /**

@@ -32,6 +32,7 @@ import {
   subscriptionKeys,
 } from "./endpoint-record.ts";
 import type { Keys } from "./keys.ts";
+import { endpointStatsKeys } from "./endpoint-stats.ts";
 import { LuaScript } from "./lua-script.ts";
 
 const createScript = new LuaScript("create-endpoint-n.lua", "n");
@@ -158,14 +159,20 @@ export class EndpointStore {
   }
 
   /**
-   * Delete the endpoint and its indexes, then its shared limits (breaker, rate, in-flight slots): each
-   * has the endpoint's own hash tag, so they go in their own commands, after the record (an attempt
-   * still in flight finds no endpoint and ends its delivery). False when there was none.
+   * Delete the endpoint and its indexes, then its shared limits (breaker, rate, in-flight slots), its
+   * delivery list and its health buckets: each has the endpoint's own hash tag, so they go in their own
+   * command, after the record (an attempt still in flight finds no endpoint and ends its delivery).
+   * False when there was none.
    */
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, now = Date.now()): Promise<boolean> {
     const deleted = await this.deleteRecord(id);
     // One slot (the endpoint's own tag): one command.
-    if (deleted) await this.redis.unlink(...this.keys.endpointGates(id));
+    if (deleted)
+      await this.redis.unlink(
+        ...this.keys.endpointGates(id),
+        this.keys.endpointDeliveries(id),
+        ...endpointStatsKeys(this.keys, id, now),
+      );
     return deleted;
   }
 

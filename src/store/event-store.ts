@@ -7,6 +7,11 @@ import { targetKey } from "../domain/delivery.ts";
 import { RowParentStore } from "./row-write.ts";
 import { type DeliveryId, type EndpointId, bucketFor, deliveryIdFor } from "../domain/ids.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
+import type { DeliveryStore } from "./delivery-store.ts";
+import type { Keys } from "./keys.ts";
+import type { RedisClient } from "./redis-client.ts";
+import type { JobLayout } from "./row-write.ts";
+import { EndpointDeliveryIndex } from "./endpoint-delivery-index.ts";
 import { LuaScript } from "./lua-script.ts";
 import { eventIdOf, eventRef } from "../domain/event.ts";
 
@@ -78,6 +83,14 @@ export function toEventRecord(
 
 /** With a job layout (see RowParentStore), each page's jobs are written by its publish call (`jobsAdded`). */
 export class EventStore extends RowParentStore {
+  /** Each endpoint's deliveries, newest first (written with every fanout page). */
+  readonly endpointIndex: EndpointDeliveryIndex;
+
+  constructor(redis: RedisClient, keys: Keys, deliveries: DeliveryStore, jobs?: JobLayout) {
+    super(redis, keys, deliveries, jobs);
+    this.endpointIndex = new EndpointDeliveryIndex(redis, keys);
+  }
+
   /**
    * Write the event (if new) and a pending row per endpoint (if new), in one atomic step: one page of a
    * fanout (the caller pages a long list of endpoints). `now`: when the page is written (new rows'
@@ -119,7 +132,14 @@ export class EventStore extends RowParentStore {
       } as const;
       this.pushRow(keys, args, row);
     }
-    const reply = (await publishScript.run(this.redis, keys, args)) as string[];
+    // Listed before the rows are written, so a row is never missing from its endpoint's list.
+    const listed = this.endpointIndex.add(
+      endpoints.map((ep) => ({ endpoint: ep, id: endpointDeliveryId(ref, ep) })),
+      now,
+      opts.retentionS,
+    );
+    const written = publishScript.run(this.redis, keys, args);
+    const reply = (await Promise.all([written, listed]))[0] as string[];
     if (reply[0] === "conflict") return { kind: "conflict" };
     return { kind: "written", rows: reply as RowStatus[], jobsAdded: this.jobs !== undefined };
   }

@@ -126,6 +126,22 @@ export class Keys {
     return [this.endpointGate(id, "breaker"), this.endpointGate(id, "rate"), inflight, `${inflight}:waiting`];
   }
 
+  /**
+   * Sorted set: one endpoint's deliveries (ids scored by creation time), for listing them newest first;
+   * trimmed by age and count on every write, and removed with the endpoint (endpointOwned).
+   */
+  endpointDeliveries(id: string): string {
+    return `{${this.prefix}:ep:${id}}:deliveries`;
+  }
+
+  /**
+   * Hash: one endpoint's attempt counts and duration histogram over one minute (`m`, kept an hour) or one
+   * hour (`h`, kept a day); `at` is the minute or hour since the epoch. Expiring; see endpoint-stats.ts.
+   */
+  endpointStats(id: string, span: "m" | "h", at: number): string {
+    return `{${this.prefix}:ep:${id}}:stats:${span}:${at}`;
+  }
+
   /** One sink's circuit breaker (a hash), shared by every worker process; each sink has its own tag. */
   sinkGate(sink: string, kind: "breaker"): string {
     return `{${this.prefix}:sink:${sink}}:${kind}`;
@@ -200,6 +216,19 @@ export class Keys {
     return `{${this.prefix}:claim}:signing-key`;
   }
 
+  // Tenant portal: a link's grant and a session, each by the sha256 of its token (the token itself is
+  // never stored), each expiring with the access it grants.
+
+  /** String: the grant of one unused portal link (JSON); taken (deleted) by its first use. */
+  portalLink(digest: string): string {
+    return `{${this.prefix}:portal}:link:${digest}`;
+  }
+
+  /** String: one portal session's grant (JSON), expiring with the session. */
+  portalSession(digest: string): string {
+    return `{${this.prefix}:portal}:session:${digest}`;
+  }
+
   // Outbound endpoints
   // Every endpoint key carries its own hash tag, `{<prefix>:ep}`, so the endpoint scripts (record plus its
   // list and subscription indexes) stay on one Redis Cluster slot, apart from the busy inbound slot.
@@ -212,6 +241,11 @@ export class Keys {
   /** Hash: one endpoint (config, secrets, version, health). */
   endpoint(id: string): string {
     return `${this.endpointBase}:endpoint:${id}`;
+  }
+
+  /** Hash: the event types declared by API (name → JSON), the catalog's half beside config's. */
+  get eventTypes(): string {
+    return `${this.endpointBase}:event-types`;
   }
 
   /** Sorted set, all scores 0: every endpoint id, walked in id (= creation) order by ZRANGE BYLEX. */

@@ -1,5 +1,6 @@
 // /v1/endpoints through the app (no socket) on the real Redis: validation, the SSRF check at registration,
 // secrets shown once, paging, and tenant-bound tokens confined to their tenant.
+import { EventCatalogStore } from "../../src/store/event-catalog-store.ts";
 import type { LookupAddress } from "node:dns";
 import type { Hono } from "hono";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -26,7 +27,11 @@ function build(allowPrivate: boolean): Hono {
   const auth = requireAdmin(
     new TokenRegistry([ADMIN, { token: ACME, tenant: "acme" }, { token: GLOBEX, tenant: "globex" }]),
   );
-  return createApp([endpointRoutes({ endpoints: s.store, auth, allowPrivate, resolve })], silentLogger());
+  const catalog = new EventCatalogStore(s.redis, s.keys, [], 1000);
+  return createApp(
+    [endpointRoutes({ endpoints: s.store, catalog, auth, allowPrivate, resolve })],
+    silentLogger(),
+  );
 }
 
 beforeEach(() => {

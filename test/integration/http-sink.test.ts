@@ -81,7 +81,7 @@ describe("http sink", () => {
     const h = hook(BINARY);
     const replayId: ReplayId = newId("rp");
     const result = await sink.deliver(delivery(h, { attempt: 3, replayId }), live());
-    expect(result).toEqual({ ok: true });
+    expect(result).toMatchObject({ ok: true });
 
     const [req] = rx.requests;
     expect(req?.method).toBe("POST");
@@ -116,7 +116,7 @@ describe("http sink", () => {
     const body = Buffer.from(JSON.stringify({ id: "evt_1", amount: 4.2, name: "Zoë" }));
     const h = hook(body, { tenant: undefined, contentType: undefined });
     expect(failure(await sink.deliver(delivery(h, { attempt: 1 }), live())).kind).toBe("transient");
-    expect(await sink.deliver(delivery(h, { attempt: 2 }), live())).toEqual({ ok: true });
+    expect(await sink.deliver(delivery(h, { attempt: 2 }), live())).toMatchObject({ ok: true });
 
     const verifier = new Webhook(secret);
     for (const req of rx.requests) {
@@ -139,7 +139,7 @@ describe("http sink", () => {
 
   it("sends no signature headers without a secret, and uses the configured method", async () => {
     const { rx, sink } = await setup([200], { method: "PUT" });
-    expect(await sink.deliver(delivery(hook(BINARY)), live())).toEqual({ ok: true });
+    expect(await sink.deliver(delivery(hook(BINARY)), live())).toMatchObject({ ok: true });
     expect(rx.requests[0]?.method).toBe("PUT");
     expect(rx.requests[0]?.headers["webhook-signature"]).toBeUndefined();
   });
@@ -191,7 +191,7 @@ describe("http sink", () => {
       statusCode: 503,
     });
     for (let i = 0; i < 7; i++)
-      expect(await sink.deliver(delivery(hook(BINARY)), live())).toEqual({ ok: true });
+      expect(await sink.deliver(delivery(hook(BINARY)), live())).toMatchObject({ ok: true });
     // undici frees a connection a tick after the body ends, so sequential requests alternate between two;
     // an undrained body would pin each connection and open a new one per request.
     expect(new Set(rx.requests.map((r) => r.remotePort)).size).toBeLessThanOrEqual(2);
@@ -281,7 +281,7 @@ describe("http sink", () => {
       { logger: silentLogger(), defaultClaimCheckBytes: 65_536 },
     );
     open.sinks.push(sink);
-    expect(await sink.deliver(delivery(hook(BINARY)), live())).toEqual({ ok: true });
+    expect(await sink.deliver(delivery(hook(BINARY)), live())).toMatchObject({ ok: true });
     expect(rx.requests[0]?.headers.authorization).toBe(
       `Basic ${Buffer.from("user:p@ss").toString("base64")}`,
     );

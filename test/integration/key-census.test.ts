@@ -127,4 +127,9 @@ it("key census: after retention_s, every key left is live state or owned configu
   // The deleted endpoint took its limits with it.
   for (const kind of ["rate", "inflight", "breaker"] as const)
     expect(await gw.redis.exists(keys.endpointGate(doomed.id, kind)), kind).toBe(0);
+  // And its delivery list and health buckets.
+  const doomedKeys = [...(await census(gw.redis, gw.config.redis.prefix)).keys()].filter((k) =>
+    k.includes(`:ep:${doomed.id}}`),
+  );
+  expect(doomedKeys).toEqual([]);
 }, 90_000);

@@ -28,8 +28,13 @@ export function owner(
   const ep = /^:ep\}:endpoint:(ep_\w+)$/.exec(rest);
   if (ep) return live.endpoints.has(ep[1] ?? "") ? "a live endpoint's record" : undefined;
   if (/^:ep\}:(list|sub):/.test(rest)) return "the live endpoints' indexes";
+  if (rest === ":ep}:event-types") return "the event catalog (types declared by API)";
   const gate = /^:ep:(ep_\w+)\}:(rate|inflight|inflight:waiting|breaker)$/.exec(rest);
   if (gate) return live.endpoints.has(gate[1] ?? "") ? "a live endpoint's limits" : undefined;
+  // Its delivery list (trimmed as it is written) and its health buckets (expiring within a day).
+  const listed = /^:ep:(ep_\w+)\}:(deliveries|stats:[mh]:\d+)$/.exec(rest);
+  if (listed)
+    return live.endpoints.has(listed[1] ?? "") ? "a live endpoint's deliveries and health" : undefined;
   const sink = /^:sink:([\w-]+)\}:breaker$/.exec(rest);
   if (sink) return live.sinks.has(sink[1] ?? "") ? "a configured sink's breaker" : undefined;
   if (rest === ":claim}:signing-key") return "the deployment's claim signing key";

@@ -1,5 +1,7 @@
 // /openapi.json must describe what the admin API actually answers: every field the views produce is
 // declared in its schema.
+import { type DeliveryRouteDeps, attemptView, deliveryRoutes } from "../../src/api/routes/deliveries.ts";
+import { type EventTypeRouteDeps, eventTypeRoutes, eventTypeView } from "../../src/api/routes/event-types.ts";
 import type { MiddlewareHandler } from "hono";
 import { describe, expect, it } from "vitest";
 import { createEndpointBody, patchEndpointBody } from "../../src/api/endpoint-body.ts";
@@ -12,6 +14,11 @@ import {
   endpointBreakerView,
   sinkBreakerView,
 } from "../../src/api/routes/breakers.ts";
+import {
+  type EndpointTestEventDeps,
+  endpointTestEventRoutes,
+} from "../../src/api/routes/endpoint-test-event.ts";
+import { type PortalSessionRouteDeps, portalLinkRoutes } from "../../src/api/routes/portal-sessions.ts";
 import { type ReplayRouteDeps, replayRoutes, replayView } from "../../src/api/routes/replays.ts";
 import { deliveryView, dlqEntryView } from "../../src/api/views.ts";
 import type { DeliveryRow } from "../../src/domain/delivery.ts";
@@ -128,6 +135,30 @@ describe("OpenAPI schemas", () => {
     expect(declared(openApiSchemas.EndpointPatch)).toEqual(patchable.sort());
   });
 
+  it("declare every field of an attempt, an event type and the event type body", () => {
+    const schemas = openApiDocument.components.schemas;
+    const attempt = attemptView({
+      at: 1,
+      durationMs: 2,
+      statusCode: 500,
+      errorClass: "transient",
+      reason: "r",
+      responseExcerpt: "x",
+      signatureHeaders: {},
+    });
+    expect(declared(schemas.Attempt)).toEqual(Object.keys(attempt).sort());
+    const type = eventTypeView({
+      name: "a.b",
+      description: "d",
+      schema: {},
+      example: 1,
+      origin: "api",
+      createdAt: 1,
+    });
+    expect(declared(schemas.EventType)).toEqual(Object.keys(type).sort());
+    expect(declared(schemas.EventTypeInput)).toEqual(["description", "example", "name", "schema"]);
+  });
+
   it("declare every field of a sink's and an endpoint's breaker view", () => {
     const sink = sinkBreakerView("out", { state: "open", openUntil: 2, probeUntil: null });
     const schemas = openApiDocument.components.schemas;
@@ -145,9 +176,22 @@ describe("OpenAPI schemas", () => {
 
   const noAuth: MiddlewareHandler = async (_c, next) => next();
   it.each([
-    ["endpoints", endpointRoutes({ endpoints: {} as EndpointStore, auth: noAuth, allowPrivate: false }), 6],
+    [
+      "endpoints",
+      endpointRoutes({
+        endpoints: {} as EndpointStore,
+        catalog: { names: async () => [] },
+        auth: noAuth,
+        allowPrivate: false,
+      }),
+      6,
+    ],
+    ["deliveries", deliveryRoutes({ auth: noAuth } as unknown as DeliveryRouteDeps), 3],
+    ["event types", eventTypeRoutes({ auth: noAuth } as unknown as EventTypeRouteDeps), 2],
     ["replays", replayRoutes({ auth: noAuth } as unknown as ReplayRouteDeps), 4],
     ["breakers", breakerRoutes({ auth: noAuth } as unknown as BreakerRouteDeps), 1],
+    ["portal link", portalLinkRoutes({ auth: noAuth } as unknown as PortalSessionRouteDeps), 1],
+    ["test event", endpointTestEventRoutes({ auth: noAuth } as unknown as EndpointTestEventDeps), 1],
   ])("list every %s route", (_name, app, count) => {
     const paths = openApiDocument.paths as Record<string, Record<string, unknown>>;
     // Each route is listed once per handler (auth, then the route's own).

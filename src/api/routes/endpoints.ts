@@ -3,11 +3,13 @@
 // every /v1 route); a secret is shown once, in the answer that made it, and never again.
 import { Hono, type MiddlewareHandler } from "hono";
 import { type Endpoint, secretProblem } from "../../domain/endpoint.ts";
+import { undeclaredPatterns } from "../../domain/event-catalog.ts";
 import { isId } from "../../domain/ids.ts";
 import { maskUserinfo } from "../../domain/masked-url.ts";
 import { type Resolver, SsrfBlockedError, checkDestination } from "../../fanout/ssrf-guard.ts";
 import type { Logger } from "../../observability/logger.ts";
 import { EndpointLimitReached, type EndpointStore } from "../../store/endpoint-store.ts";
+import type { EventCatalogStore } from "../../store/event-catalog-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
 import {
@@ -22,6 +24,8 @@ import { CREDENTIAL_HEADER, iso } from "../views.ts";
 
 export interface EndpointRouteDeps {
   readonly endpoints: EndpointStore;
+  /** The event catalog: a new endpoint's subscriptions to types nobody declared come back as warnings. */
+  readonly catalog: Pick<EventCatalogStore, "names">;
   readonly auth: MiddlewareHandler<AdminEnv>;
   /** Let endpoint URLs point at private, loopback and other internal addresses (never at metadata services). */
   readonly allowPrivate: boolean;
@@ -121,7 +125,14 @@ export function endpointRoutes(deps: EndpointRouteDeps): Hono {
         url,
         ...(tenant !== undefined ? { tenant } : {}),
       });
-      return c.json(withSecret(endpoint), 201);
+      const warnings = undeclaredPatterns(endpoint.event_types, await deps.catalog.names()).map((type) => ({
+        code: "undeclared_event_type",
+        event_type: type,
+        message: type.endsWith(".*")
+          ? `no event type in the catalog matches "${type}"`
+          : `"${type}" is not an event type in the catalog`,
+      }));
+      return c.json({ ...withSecret(endpoint), warnings }, 201);
     } catch (err) {
       if (err instanceof EndpointLimitReached) throw new ApiError(409, "too_many_endpoints", err.message);
       throw err;

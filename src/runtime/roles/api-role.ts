@@ -1,6 +1,13 @@
 // The `api` role: ingest, admin, documents and metrics on one HTTP server.
-import type { Hono } from "hono";
-import { TokenRegistry, requireAdmin } from "../../api/admin-auth.ts";
+import { Hono, type MiddlewareHandler } from "hono";
+import { type AdminEnv, TokenRegistry, requireAdmin } from "../../api/admin-auth.ts";
+import { PORTAL_API_PATH, requirePortalSession } from "../../api/portal-auth.ts";
+import { endpointTestEventRoutes } from "../../api/routes/endpoint-test-event.ts";
+import { portalRoutes } from "../../api/routes/portal.ts";
+import { portalCookieRoutes, portalLinkRoutes } from "../../api/routes/portal-sessions.ts";
+import type { PublishDeps } from "../../fanout/publish-event.ts";
+import type { JobRef } from "../../fanout/write-fanout.ts";
+import { PortalSessionStore } from "../../store/portal-session-store.ts";
 import { SitePolicy } from "../../api/write-guard.ts";
 import { createApp } from "../../api/app.ts";
 import { asyncApiForConfig } from "../../api/asyncapi-document.ts";
@@ -11,8 +18,13 @@ import { claimRoutes } from "../../api/routes/claims.ts";
 import { corsRoutes } from "../../api/routes/cors.ts";
 import { dlqRoutes } from "../../api/routes/dlq.ts";
 import { endpointRoutes } from "../../api/routes/endpoints.ts";
+import { deliveryRoutes } from "../../api/routes/deliveries.ts";
+import { eventTypeRoutes } from "../../api/routes/event-types.ts";
+import { MAX_CATALOG_ENTRIES } from "../../config/event-type-schema.ts";
+import { EventCatalogStore } from "../../store/event-catalog-store.ts";
 import { eventRoutes } from "../../api/routes/events.ts";
 import { quarantineRoutes } from "../../api/routes/quarantine.ts";
+import { EndpointStatsStore } from "../../store/endpoint-stats.ts";
 import { QuarantineStore } from "../../store/quarantine-store.ts";
 import { SharedSample } from "../../store/shared-sample.ts";
 import { healthRoutes } from "../../api/routes/health.ts";
@@ -73,7 +85,71 @@ export async function startApiRole(
   const sites = new SitePolicy(config.admin.allowed_origins, config.http.public_url);
   const auth = requireAdmin(tokens, { sites });
   const maintenance = createMaintenanceQueue(redis, keys);
+  const catalog = new EventCatalogStore(redis, keys, config.outbound.event_types, MAX_CATALOG_ENTRIES);
   life.onStop("maintenance queue", () => maintenance.close());
+  // What publishing needs besides a principal: shared by POST /v1/events and an endpoint's test event.
+  const publishDeps: Omit<PublishDeps, "endpoints"> = {
+    events: core.events,
+    jobs: queues,
+    metrics,
+    staleAfterMs: config.recovery.stale_after_ms,
+    retentionS: config.retention_s,
+    pageSize: config.outbound.fanout_page_size,
+    maxPayloadBytes: config.http.max_body_bytes,
+    ...(config.durability.wait_replicas > 0
+      ? {
+          confirmReplicas: async (eventRef: string, jobs: readonly JobRef[]) => {
+            const { wait_replicas: n, wait_timeout_ms: timeoutMs } = config.durability;
+            const written = [keys.event(eventRef), ...jobs.map((job) => queues.jobKey(job))];
+            const acked = await waitForReplicas(redis, written, n, timeoutMs);
+            if (acked < n)
+              throw new StoreUnavailable(new Error(`only ${acked} of ${n} replicas acknowledged the event`));
+          },
+        }
+      : {}),
+  };
+  const endpointStats = new EndpointStatsStore(redis, keys);
+  // The routes a tenant's principal uses: mounted once behind the admin tokens, and once more under
+  // /portal/api behind the portal's session cookie (the same handlers, another way to be a principal).
+  const tenantRoutes = (auth: MiddlewareHandler<AdminEnv>): Hono[] => [
+    replayRoutes({
+      replays,
+      replayQueue,
+      dlq,
+      hooks,
+      ledger,
+      auth,
+      maxPerTenant: config.replays.max_per_tenant,
+    }),
+    endpointRoutes({
+      endpoints: core.endpoints,
+      catalog,
+      auth,
+      allowPrivate: config.outbound.allow_private,
+      logger,
+      ...(opts.resolve ? { resolve: opts.resolve } : {}),
+    }),
+    eventRoutes({
+      ...publishDeps,
+      endpoints: core.endpoints,
+      store: core.events,
+      auth,
+      tracing: core.tracing,
+    }),
+    endpointTestEventRoutes({ ...publishDeps, endpoints: core.endpoints, auth }),
+    eventTypeRoutes({ catalog, auth }),
+    deliveryRoutes({
+      ledger,
+      endpoints: core.endpoints,
+      index: core.events.endpointIndex,
+      stats: endpointStats,
+      endpointBreaker: (id) => readSharedBreaker(redis, keys.endpointGate(id, "breaker")),
+      auth,
+    }),
+  ];
+  const portalSessions = new PortalSessionStore(redis, keys);
+  // The portal's pages are the gateway's own: no other origin may send their writes.
+  const portalSites = new SitePolicy([], config.http.public_url);
   const app = createApp(
     [
       // First, so its preflight answers and headers wrap every /v1 route.
@@ -89,15 +165,6 @@ export async function startApiRole(
       }),
       hookRoutes({ hooks, auth }),
       dlqRoutes({ dlq, ledger, queues, auth }),
-      replayRoutes({
-        replays,
-        replayQueue,
-        dlq,
-        hooks,
-        ledger,
-        auth,
-        maxPerTenant: config.replays.max_per_tenant,
-      }),
       breakerRoutes({
         sinks: Object.keys(config.sinks),
         sinkBreaker: (sink) => readSharedBreaker(redis, keys.sinkGate(sink, "breaker")),
@@ -107,38 +174,22 @@ export async function startApiRole(
       }),
       claimRoutes({ hooks, auth, signer: core.claimSigner }),
       quarantineRoutes({ quarantine, auth }),
-      endpointRoutes({
-        endpoints: core.endpoints,
-        auth,
-        allowPrivate: config.outbound.allow_private,
-        logger,
-        ...(opts.resolve ? { resolve: opts.resolve } : {}),
-      }),
-      eventRoutes({
-        store: core.events,
-        events: core.events,
-        endpoints: core.endpoints,
-        jobs: queues,
-        metrics,
-        auth,
-        tracing: core.tracing,
-        staleAfterMs: config.recovery.stale_after_ms,
-        retentionS: config.retention_s,
-        pageSize: config.outbound.fanout_page_size,
-        maxPayloadBytes: config.http.max_body_bytes,
-        ...(config.durability.wait_replicas > 0
-          ? {
-              confirmReplicas: async (eventRef, jobs) => {
-                const { wait_replicas: n, wait_timeout_ms: timeoutMs } = config.durability;
-                const written = [keys.event(eventRef), ...jobs.map((job) => queues.jobKey(job))];
-                const acked = await waitForReplicas(redis, written, n, timeoutMs);
-                if (acked < n)
-                  throw new StoreUnavailable(
-                    new Error(`only ${acked} of ${n} replicas acknowledged the event`),
-                  );
-              },
-            }
-          : {}),
+      ...tenantRoutes(auth),
+      portalLinkRoutes({ sessions: portalSessions, auth, publicUrl: config.http.public_url }),
+      portalRoutes({
+        sessions: portalSessions,
+        session: portalCookieRoutes({
+          sessions: portalSessions,
+          sites: portalSites,
+          publicUrl: config.http.public_url,
+        }),
+        api: createApp(
+          tenantRoutes(requirePortalSession(portalSessions, portalSites)).map((group) =>
+            new Hono().route(PORTAL_API_PATH, group),
+          ),
+          logger,
+        ),
+        embedOrigins: config.portal.embed_origins,
       }),
       bullBoardRoutes({ tokens, sites, queues: [...queues.all().values(), replayQueue.queue, maintenance] }),
       asyncApiRoutes(await asyncApiForConfig(config, logger)),

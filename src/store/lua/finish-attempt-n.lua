@@ -14,6 +14,8 @@
              sent nothing, take its attempt back)
            outcome: delivered | retrying | dead | release (hand back unattempted: the attempt is not
            counted, the row is pending or retrying again)
+           then (attempt history) the history's max count and max bytes, and per update one encoded
+           attempt ('' when nothing was sent), appended to the row's history with the outcome
   KEYS     per update, nkeys of them: row, parent record, watch set, then (dead only) the DLQ index
            keys followed by the bucket's index registry set
 
@@ -21,8 +23,13 @@
 ]]
 -- isUnheld(st, leaseUntil, now): no live lease holds the row.
 -- @include store/lua/ledger/row-lease.lua
+-- appendAttempt(...): the row's bounded attempt history.
+-- @include store/lua/append-attempt.lua
 
 local out = {}
+-- Attempt history: its bounds and entries follow the updates' values (see append-attempt.lua).
+local historyAt = 2 + 12 * tonumber(ARGV[1])
+local historyCount, historyBytes = tonumber(ARGV[historyAt]), tonumber(ARGV[historyAt + 1])
 local k, a = 1, 2
 for u = 1, tonumber(ARGV[1]) do
   local nkeys = tonumber(ARGV[a])
@@ -55,6 +62,9 @@ for u = 1, tonumber(ARGV[1]) do
     end
     if status ~= '' then
       redis.call('HSET', row, 'sc', status)
+    end
+    if outcome ~= 'release' and historyCount then
+      appendAttempt(row, ARGV[historyAt + 1 + u], historyCount, historyBytes)
     end
     if outcome == 'release' then
       local attempts = redis.call('HINCRBY', row, 'a', -1)
