@@ -9,9 +9,10 @@
 //
 //   npm run bench:e2e -- [--seconds 15] [--warmup 3] [--connections 30] [--rounds 1] [--rate N]
 //     [--hooks 20000] [--only saturation,latency,memory,side] [--web-cmd CMD] [--worker-cmd CMD]
-//     [--log-level warn] [--cpu-prof DIR] [--redis-stats] [--against DIR ...] [--sink http|amqp] [--quick]
+//     [--log-level info] [--cpu-prof DIR] [--redis-stats] [--against DIR ...] [--sink http|amqp] [--quick]
 //     [--json FILE]
 //
+// The processes log at the shipped level, info (a line per delivery), unless --log-level says otherwise.
 // --quick shrinks the run to a smoke test (3 s phases, 1 s warm-up, 2,000 hooks); --json FILE writes
 // the medians (shared/result-types.ts) for `npm run bench`.
 // --rate defaults to half of Switchyard's delivered/s at saturation in this run. `side` (not run by
@@ -57,7 +58,7 @@ const { values: args } = parseArgs({
     only: { type: "string", default: "saturation,latency,memory" },
     "web-cmd": { type: "string" },
     "worker-cmd": { type: "string" },
-    "log-level": { type: "string", default: "warn" },
+    "log-level": { type: "string", default: "info" },
     "cpu-prof": { type: "string" },
     "redis-stats": { type: "boolean", default: false },
     against: { type: "string", multiple: true, default: [] },
