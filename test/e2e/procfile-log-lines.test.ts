@@ -1,13 +1,10 @@
 // The Procfile's worker logs one "delivered" line per delivery through the bounded, off-loop log output
 // (src/observability/log-output.ts, wired in runtime/boot.ts); a SIGTERM right after the last delivery
 // still finds every line in its stdout, and the process exits 0 only after they are written.
-import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
 import { afterEach, beforeAll, expect, it } from "vitest";
 import { buildOnce } from "../support/built-dist.ts";
-import { freePort, roleUp, startRole, tempConfig } from "../support/procfile.ts";
-import { startReceiver } from "../support/receiver.ts";
-import { REDIS_URL, deletePrefix } from "../support/test-gateway.ts";
+import { roleUp } from "../support/procfile.ts";
+import { procfileDeployment } from "../support/procfile-deployment.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -18,27 +15,9 @@ beforeAll(() => buildOnce(), 120_000);
 
 it("a worker stopped by SIGTERM right after N deliveries has written N delivered lines", async () => {
   const n = 300;
-  const rx = await startReceiver({ fallback: { status: 200 } });
-  cleanups.push(() => rx.close());
-  const prefix = `t${randomBytes(5).toString("hex")}`;
-  const redis = new Redis(REDIS_URL);
-  cleanups.push(async () => {
-    await deletePrefix(redis, prefix);
-    redis.disconnect();
-  });
-  const { file, remove } = tempConfig([
-    `redis: { prefix: ${prefix} }`,
-    `http: { host: 127.0.0.1 }`,
-    `sinks: { out: { type: http, url: "${rx.url}/in" } }`,
-    `sources: { src: { verify: { type: none }, sinks: [out] } }`,
-  ]);
-  cleanups.push(remove);
-  const port = await freePort();
-  const env = { SWITCHYARD_CONFIG: file, PORT: String(port), REDIS_URL, LOG_LEVEL: "info" };
-  const web = startRole("web", env);
-  cleanups.push(() => web.kill());
-  const worker = startRole("worker", env);
-  cleanups.push(() => worker.kill());
+  const { port, rx, start } = await procfileDeployment(0, cleanups);
+  const web = start("web");
+  const worker = start("worker");
   await Promise.all([roleUp(web), roleUp(worker)]);
 
   const ids = await Promise.all(
