@@ -118,7 +118,9 @@ it("log_slow_reader_unbounded_memory: a reader that stops reading stalls no loop
   };
   r.child.kill("SIGTERM");
   expect(await r.exited).toBe(0);
-  expect(figures.maxLateMs).toBeLessThan(250);
+  // Blocked on the pipe, the loop would wait the FLOOD_READ_AFTER_MS this test holds off reading; a
+  // loaded machine alone delays it a few hundred ms at most.
+  expect(figures.maxLateMs).toBeLessThan(FLOOD_READ_AFTER_MS / 4);
   expect(figures.heapGrowth).toBeLessThan(16 * 1024 * 1024);
   // What did not fit was dropped, counted, and said once the reader was back; nothing else is missing.
   const out = parse(r.stdout());
