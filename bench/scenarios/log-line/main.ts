@@ -1,9 +1,11 @@
 // bench:log-line — what a delivery's `info` line costs: this tree's logger and log output (as boot wires
 // them) against another checkout's (BENCH_BASE_TREE, its logger on pino's default stdout destination), in
 // ONE process, alternating blocks, so a busy shared machine slows both alike. Both write to /dev/null;
-// the loop yields every 100 lines, as a worker's does between deliveries. The figure is this process's
-// CPU per line (the writing threads' included), median over blocks, and its ratio.
-// Knobs: BENCH_BASE_TREE (required), BENCH_BLOCKS (10 per variant), BENCH_BLOCK (20000 lines).
+// the loop yields every BENCH_YIELD_EVERY lines (100: a busy worker's turn; 1: a write per line, the
+// most a line can cost). The figure is this process's CPU per line (the writing threads' included),
+// median over blocks, and its ratio.
+// Knobs: BENCH_BASE_TREE (required), BENCH_BLOCKS (10 per variant), BENCH_BLOCK (20000 lines),
+// BENCH_YIELD_EVERY (100).
 import { openSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
@@ -14,6 +16,7 @@ const BASE = process.env.BENCH_BASE_TREE;
 if (!BASE) throw new Error("set BENCH_BASE_TREE to the checkout to compare with");
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 10);
 const BLOCK = Number(process.env.BENCH_BLOCK ?? 20000);
+const YIELD_EVERY = Number(process.env.BENCH_YIELD_EVERY ?? 100);
 const HERE = resolve(fileURLToPath(new URL("../../..", import.meta.url)));
 const devNull = openSync("/dev/null", "w");
 
@@ -75,7 +78,7 @@ async function block(v: Variant): Promise<number> {
   const t0 = process.cpuUsage();
   for (let i = 0; i < BLOCK; i++) {
     v.logger.info({ ...attempt, duration_ms: i % 7, result: "ok" }, "delivered");
-    if (i % 100 === 99) await new Promise((r) => setImmediate(r));
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
   }
   await v.drained();
   const used = process.cpuUsage(t0);
