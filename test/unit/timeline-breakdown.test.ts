@@ -1,5 +1,6 @@
 // bench:timeline's tail breakdown (bench/scenarios/timeline/breakdown.ts): pauses are laid over a hook's
-// wait exactly, and the slowest 1% are told apart from the rest stage by stage.
+// wait exactly, a stall is split into the process's own work and its wait for a core, and the slowest 1%
+// are told apart from the rest stage by stage.
 import { expect, it } from "vitest";
 import { type Stamps, overlapMs, tailBreakdown } from "../../bench/scenarios/timeline/breakdown.ts";
 
@@ -25,12 +26,13 @@ it("puts the slowest 1% beside every hook, and their wait under the worker's sta
   const tail = tailBreakdown(
     hooks,
     ["sent", "202", "picked_up", "arrived"],
-    [{ role: "worker", stampsPauses: true, gc: [], stalls: [{ from: 50_010, to: 50_050 }] }],
+    [{ role: "worker", stampsPauses: true, gc: [], stalls: [{ from: 50_010, to: 50_050, ran: 0.25 }] }],
   );
   expect(tail.slow).toBe(1);
   expect(tail.slowMean.get("202 → picked_up")).toBe(53);
   expect(tail.slowMean.get("sent → arrived")).toBe(60);
   expect(tail.slowMean.get("  under worker loop stalls (≥3 ms late)")).toBe(40);
+  expect(tail.slowMean.get("    of which worker was running")).toBe(10); // a quarter of it on a core
   expect(tail.slowMean.has("  under web loop stalls (≥3 ms late)")).toBe(false); // no web process stamped
   const pickUp = tail.rows.find((r) => r["where the time went"] === "202 → picked_up")!;
   expect(pickUp["all: p50 ms"]).toBe("3.00");

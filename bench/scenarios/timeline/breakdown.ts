@@ -29,6 +29,8 @@ export type Stamps = Partial<Record<Stage, number>>;
 export interface Pause {
   readonly from: number;
   readonly to: number;
+  /** Of a loop stall: the share of it the process spent on a core (0..1); unknown from older trees. */
+  readonly ran?: number;
 }
 
 export interface ProcessPauses {
@@ -48,12 +50,14 @@ export function readStamps(dir: string, hooks: Map<string, Stamps>): ProcessPaus
     const gc: Pause[] = [];
     const stalls: Pause[] = [];
     for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
-      const [id, a, b] = line.split(" ");
+      const [id, a, b, c] = line.split(" ");
       if (!id || a === undefined || b === undefined) continue;
       if (id.startsWith("~")) stampsPauses = true;
       if (id === "~gc") gc.push({ from: Number(a), to: Number(a) + Number(b) });
-      else if (id === "~stall") stalls.push({ from: Number(a) - Number(b), to: Number(a) });
-      else {
+      else if (id === "~stall") {
+        const ran = c === undefined ? {} : { ran: Math.min(1, Number(c) / Math.max(Number(b), 1e-3)) };
+        stalls.push({ from: Number(a) - Number(b), to: Number(a), ...ran });
+      } else {
         if (a === "received") role = "web";
         else if (a === "picked_up") role = "worker";
         const h = hooks.get(id);
@@ -90,8 +94,16 @@ export function stageRows(hooks: readonly Stamps[], stages: readonly Stage[]): R
   });
 }
 
-/** Milliseconds of [from, to] covered by `pauses` (sorted by start, not overlapping one another). */
-export function overlapMs(pauses: readonly Pause[], from: number, to: number): number {
+/**
+ * Milliseconds of [from, to] covered by `pauses` (sorted by start, not overlapping one another), each
+ * counted at `weight` of it (all of it by default).
+ */
+export function overlapMs(
+  pauses: readonly Pause[],
+  from: number,
+  to: number,
+  weight: (p: Pause) => number = () => 1,
+): number {
   let lo = 0;
   let hi = pauses.length;
   while (lo < hi) {
@@ -101,7 +113,7 @@ export function overlapMs(pauses: readonly Pause[], from: number, to: number): n
   }
   let total = 0;
   for (let i = lo; i < pauses.length && pauses[i]!.from < to; i++)
-    total += Math.min(to, pauses[i]!.to) - Math.max(from, pauses[i]!.from);
+    total += (Math.min(to, pauses[i]!.to) - Math.max(from, pauses[i]!.from)) * weight(pauses[i]!);
   return total;
 }
 
@@ -150,10 +162,16 @@ export function tailBreakdown(
   for (const role of ["web", "worker"] as const) {
     const procs = processes.filter((p) => p.role === role);
     if (!procs.some((p) => p.stampsPauses)) continue;
-    for (const kind of ["stalls", "gc"] as const) {
-      const label = `  under ${role} ${kind === "gc" ? "GC pauses" : "loop stalls (≥3 ms late)"}`;
-      row(label, (h) => procs.reduce((n, p) => n + overlapMs(p[kind], h.sent!, h.arrived!), 0));
-    }
+    const under = (kind: "stalls" | "gc", weight?: (p: Pause) => number) => (h: Stamps) =>
+      procs.reduce((n, p) => n + overlapMs(p[kind], h.sent!, h.arrived!, weight), 0);
+    row(`  under ${role} loop stalls (≥3 ms late)`, under("stalls"));
+    // A stall the process spent on a core was its own work; the rest it waited for one (machine load).
+    if (procs.some((p) => p.stalls.some((s) => s.ran !== undefined)))
+      row(
+        `    of which ${role} was running`,
+        under("stalls", (p) => p.ran ?? 0),
+      );
+    row(`  under ${role} GC pauses`, under("gc"));
   }
   return { thresholdMs, slow: slow.length, rows, slowMean };
 }
