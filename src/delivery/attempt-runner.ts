@@ -110,6 +110,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       logger.warn({ delivery_id: id, err: (err as Error).message }, "could not claim a delivery");
       return parkJob(job, token, now() + STORE_PARK_MS, "delivery store unavailable");
     }
+    const claimReturned = timeline.now();
     if (claim.kind !== "ok") {
       held.admission = undefined;
       await target.unadmit(job, admission);
@@ -210,6 +211,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       if (timeline.on)
         timeline.markAll(job.data.p, [
           ["picked_up", pickedUp],
+          ["claimed", claimReturned],
           ["sending", sending],
           ["answered", answered],
           ["recorded"],

@@ -1,5 +1,5 @@
 // One pino logger for the process. Redaction is a second line of defence: code never logs bodies or secrets,
-// and these paths catch the places where a whole config or header set might slip into a line.
+// and the censored keys catch the places where a whole config or header set might slip into a line.
 // The level comes from the loaded config (`log_level`, fed by LOG_LEVEL), so one place decides it.
 import { pino } from "pino";
 import type { LogLevel } from "../config/fields.ts";
@@ -7,7 +7,10 @@ import { maskUserinfoIn } from "../domain/masked-url.ts";
 
 export type Logger = pino.Logger;
 
-const REDACT = [
+// Censored wherever they appear as a line's own field or one level down (`headers.cookie`, a config's
+// `sink.password`): what pino's `redact` paths said, applied in the one walk that already masks URLs.
+// pino's redact spent about 8 µs a line on these wildcard paths, half of what a delivery's line cost.
+const CENSORED = new Set([
   "secret",
   "secrets",
   "secrets_by_tenant",
@@ -15,27 +18,29 @@ const REDACT = [
   "tokens",
   "password",
   "authorization",
-  "*.secret",
-  "*.secrets",
-  "*.secrets_by_tenant",
-  "*.token",
-  "*.password",
-  "*.authorization",
-  "headers.authorization",
-  "headers.cookie",
+  "cookie",
   "body",
-  "*.body",
-];
+]);
+const CENSOR = "[redacted]";
 
-/** A line's string fields (and those one level down) with URL userinfo masked: `https://user:***@host`. */
-function maskUrls(fields: Record<string, unknown>): Record<string, unknown> {
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/**
+ * A line's fields with CENSORED keys (at the top and one level down) replaced by `[redacted]` and URL
+ * userinfo in strings at any depth masked (`https://user:***@host`). Copies only what it changes.
+ */
+export function scrubLogFields(fields: Record<string, unknown>, depth = 0): Record<string, unknown> {
   let out: Record<string, unknown> | undefined;
-  for (const [key, value] of Object.entries(fields)) {
-    let masked = value;
-    if (typeof value === "string") masked = maskUserinfoIn(value);
-    else if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype)
-      masked = maskUrls(value as Record<string, unknown>);
-    if (masked !== value) (out ??= { ...fields })[key] = masked;
+  for (const key in fields) {
+    if (!Object.hasOwn(fields, key)) continue;
+    const value = fields[key];
+    let scrubbed = value;
+    if (depth < 2 && CENSORED.has(key)) scrubbed = value === undefined ? value : CENSOR;
+    else if (typeof value === "string") scrubbed = maskUserinfoIn(value);
+    else if (isPlainObject(value)) scrubbed = scrubLogFields(value, depth + 1);
+    if (scrubbed !== value) (out ??= { ...fields })[key] = scrubbed;
   }
   return out ?? fields;
 }
@@ -46,17 +51,31 @@ export function createLogger(opts: {
   /** Where lines go (default: stdout). */
   destination?: pino.DestinationStream;
 }): Logger {
-  return pino(
+  const logger = pino(
     {
       name: opts.name ?? "switchyard",
       level: opts.level,
-      redact: { paths: REDACT, censor: "[redacted]" },
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { log: maskUrls },
+      formatters: { log: (fields) => scrubLogFields(fields), bindings: (fields) => scrubLogFields(fields) },
     },
     opts.destination,
   );
+  // pino formats a child's bindings without `formatters.bindings`: scrub them here. Children inherit
+  // this method from their parent, so grandchildren are scrubbed too.
+  const child = logger.child;
+  logger.child = function scrubbedChild<L extends string = never>(
+    this: Logger,
+    bindings: pino.Bindings,
+    options?: pino.ChildLoggerOptions<L>,
+  ): pino.Logger<L> {
+    return child.call<Logger, [pino.Bindings, pino.ChildLoggerOptions<L>?], pino.Logger<L>>(
+      this,
+      scrubLogFields(bindings),
+      options,
+    );
+  };
+  return logger;
 }
 
 /** A logger that writes nothing: for tests and benchmarks that measure without log I/O. */

@@ -1,6 +1,7 @@
 // Prometheus metrics the README documents, on a registry of our own (not prom-client's global one) so
 // several gateways can live in one test process.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { startRuntimeMetrics } from "./runtime-metrics.ts";
 
 export class Metrics {
   readonly registry = new Registry();
@@ -155,12 +156,24 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly logLinesDropped = new Counter({
+    name: "switchyard_log_lines_dropped_total",
+    help: "Log lines dropped because stdout was read more slowly than the process logged (its buffer full).",
+    registers: [this.registry],
+  });
+
+  /** Stops the event-loop and GC sampling (runtime-metrics.ts), when on. */
+  readonly stopRuntimeMetrics: () => void = () => undefined;
+
   /** Tenants the config declares: the only tenant names that become label values. */
   private declaredTenants: ReadonlySet<string> = new Set();
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {
     // prom-client's names already start with `process_` or `nodejs_`: the prefix adds only ours.
-    if (opts.defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: "switchyard_" });
+    if (opts.defaultMetrics) {
+      collectDefaultMetrics({ register: this.registry, prefix: "switchyard_" });
+      this.stopRuntimeMetrics = startRuntimeMetrics(this.registry);
+    }
   }
 
   /** Let these tenants (from the config, so a bounded set) be label values. */

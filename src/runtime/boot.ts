@@ -4,6 +4,7 @@
 // that fails ends with one line naming the cause (boot-failure.ts).
 import { loadConfig, resolveConfigPath } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
+import { LogOutput } from "../observability/log-output.ts";
 import { createLogger } from "../observability/logger.ts";
 import { EX_UNAVAILABLE, describeBootFailure, exitBoot, guardBoot } from "./boot-failure.ts";
 import { type DevRedis, reachable, redisServerOnPath, startPrivateRedis } from "./dev-redis.ts";
@@ -39,7 +40,12 @@ export async function boot(opts: BootOptions): Promise<void> {
     // A bad SWITCHYARD_ROLES is a usage error (64), not a config file's.
     exitBoot(failure.code === 1 ? { line: (err as Error).message, code: 64 } : failure);
   }
-  const logger = createLogger({ level: config.log_level });
+  // Lines leave on the thread pool, never in the loop's way; a stop waits until all have (log-output.ts).
+  const output = new LogOutput();
+  const logger = createLogger({ level: config.log_level, destination: output });
+  output.onCaughtUp((dropped) =>
+    logger.warn({ dropped }, "log lines dropped: stdout was read more slowly than this process logs"),
+  );
   const guard = guardBoot(logger);
 
   if (opts.development) config = withDevelopmentDefaults(config, configPath, logger);
@@ -68,12 +74,15 @@ export async function boot(opts: BootOptions): Promise<void> {
     }
   }
 
-  const gateway = await startGateway(config, { roles, logger, onStartFailure: () => guard.failing() }).catch(
-    async (err: unknown) => {
-      await devRedis?.stop();
-      return exitBoot(describeBootFailure(err));
-    },
-  );
+  const gateway = await startGateway(config, {
+    roles,
+    logger,
+    logOutput: output,
+    onStartFailure: () => guard.failing(),
+  }).catch(async (err: unknown) => {
+    await devRedis?.stop();
+    return exitBoot(describeBootFailure(err));
+  });
   guard.release();
 
   // A process without the API has no "listening" line: say it is up all the same.
@@ -87,6 +96,8 @@ export async function boot(opts: BootOptions): Promise<void> {
     void gateway
       .stop()
       .then(() => devRedis?.stop())
+      // Every line logged until now is written before the exit (the platform's SIGKILL bounds a stuck reader).
+      .then(() => output.drained())
       .then(() => process.exit(exitCode));
   };
   const shutdown = (signal: "SIGTERM" | "SIGINT"): void => {

@@ -5,6 +5,7 @@ import type { Hono } from "hono";
 import { declaredTenants } from "../config/declared-tenants.ts";
 import type { Config } from "../config/schema.ts";
 import { configWarnings } from "../config/warnings.ts";
+import type { LogOutput } from "../observability/log-output.ts";
 import { type Logger, createLogger } from "../observability/logger.ts";
 import { Metrics } from "../observability/metrics.ts";
 import type { OtelEnv } from "../observability/otel-env.ts";
@@ -37,6 +38,8 @@ import { ALL_ROLES, type Role } from "./roles.ts";
 export interface GatewayOptions {
   readonly roles?: readonly Role[];
   readonly logger?: Logger;
+  /** Where `logger` writes, when it is a LogOutput: its dropped lines are counted in the metrics. */
+  readonly logOutput?: LogOutput;
   readonly metrics?: Metrics;
   /** Listen on `http.port`; false builds the app without a socket (tests use `app.request`). */
   readonly listen?: boolean;
@@ -70,8 +73,10 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
   const logger = opts.logger ?? createLogger({ level: config.log_level });
   const metrics = opts.metrics ?? new Metrics({ defaultMetrics: true });
   metrics.declareTenants(declaredTenants(config));
+  opts.logOutput?.onDrop((lines) => metrics.logLinesDropped.inc(lines));
   const graceMs = opts.graceMs ?? DEFAULT_DEADLINE_MS;
   const life = new Lifecycle(logger, { deadlineMs: graceMs });
+  if (!opts.metrics) life.onStop("runtime metrics", async () => metrics.stopRuntimeMetrics());
   const keys = new Keys(config.redis.prefix);
   let api: ApiRole | undefined;
   let metricsPort: number | undefined;

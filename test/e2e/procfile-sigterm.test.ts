@@ -4,17 +4,15 @@
 // second signal and answered with exit 1 mid-attempt. The line is run as a platform runs it (through
 // a shell, exec form, a process group of its own); the signal goes to the pid, as a container runtime
 // sends it, or to the whole group, as a dyno manager does.
-import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
 import { afterEach, beforeAll, expect, it } from "vitest";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import type { HookId } from "../../src/domain/ids.ts";
 import { parseRow } from "../../src/store/delivery-row.ts";
 import { Keys } from "../../src/store/keys.ts";
 import { buildOnce } from "../support/built-dist.ts";
-import { type Exit, type RoleProcess, freePort, roleUp, startRole, tempConfig } from "../support/procfile.ts";
-import { type Receiver, startReceiver } from "../support/receiver.ts";
-import { REDIS_URL, deletePrefix, eventually } from "../support/test-gateway.ts";
+import { type Exit, type RoleProcess, roleUp } from "../support/procfile.ts";
+import { type Deployment, procfileDeployment } from "../support/procfile-deployment.ts";
+import { eventually } from "../support/test-gateway.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -23,44 +21,9 @@ afterEach(async () => {
 
 beforeAll(() => buildOnce(), 120_000);
 
-interface Deployment {
-  readonly prefix: string;
-  readonly port: number;
-  readonly redis: Redis;
-  readonly rx: Receiver;
-  start(role: string): RoleProcess;
-}
-
-/** A config, a receiver that holds each delivery `holdMs` before answering 200, and a way to start roles. */
-async function deployment(holdMs: number): Promise<Deployment> {
-  const rx = await startReceiver({ fallback: { status: 200, delayMs: holdMs } });
-  cleanups.push(() => rx.close());
-  const prefix = `t${randomBytes(5).toString("hex")}`;
-  const redis = new Redis(REDIS_URL);
-  cleanups.push(async () => {
-    await deletePrefix(redis, prefix);
-    redis.disconnect();
-  });
-  const { file, remove } = tempConfig([
-    `redis: { prefix: ${prefix} }`,
-    `http: { host: 127.0.0.1 }`,
-    `sinks: { out: { type: http, url: "${rx.url}/in", timeout_ms: 20000 } }`,
-    `sources: { src: { verify: { type: none }, sinks: [out] } }`,
-  ]);
-  cleanups.push(remove);
-  const port = await freePort();
-  const env = { SWITCHYARD_CONFIG: file, PORT: String(port), REDIS_URL, LOG_LEVEL: "info" };
-  return {
-    prefix,
-    port,
-    redis,
-    rx,
-    start: (role) => {
-      const proc = startRole(role, env);
-      cleanups.push(() => proc.kill());
-      return proc;
-    },
-  };
+/** A deployment whose receiver holds each delivery `holdMs` before answering 200. */
+function deployment(holdMs: number): Promise<Deployment> {
+  return procfileDeployment(holdMs, cleanups);
 }
 
 async function post(port: number, body: string): Promise<Response> {

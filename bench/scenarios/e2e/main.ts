@@ -9,9 +9,12 @@
 //
 //   npm run bench:e2e -- [--seconds 15] [--warmup 3] [--connections 30] [--rounds 1] [--rate N]
 //     [--hooks 20000] [--only saturation,latency,memory,side] [--web-cmd CMD] [--worker-cmd CMD]
-//     [--log-level warn] [--cpu-prof DIR] [--redis-stats] [--against DIR ...] [--sink http|amqp] [--quick]
+//     [--log-level info] [--also-log-level warn] [--cpu-prof DIR] [--redis-stats] [--against DIR ...] [--sink http|amqp] [--quick]
 //     [--json FILE]
 //
+// The processes log at the shipped level, info (a line per delivery), unless --log-level says otherwise;
+// --also-log-level LEVEL runs this tree once more at LEVEL (`switchyard@LEVEL`), so the cost of the
+// delivery lines is measured within one run.
 // --quick shrinks the run to a smoke test (3 s phases, 1 s warm-up, 2,000 hooks); --json FILE writes
 // the medians (shared/result-types.ts) for `npm run bench`.
 // --rate defaults to half of Switchyard's delivered/s at saturation in this run. `side` (not run by
@@ -57,7 +60,8 @@ const { values: args } = parseArgs({
     only: { type: "string", default: "saturation,latency,memory" },
     "web-cmd": { type: "string" },
     "worker-cmd": { type: "string" },
-    "log-level": { type: "string", default: "warn" },
+    "log-level": { type: "string", default: "info" },
+    "also-log-level": { type: "string", multiple: true, default: [] },
     "cpu-prof": { type: "string" },
     "redis-stats": { type: "boolean", default: false },
     against: { type: "string", multiple: true, default: [] },
@@ -112,6 +116,7 @@ const all = contenders({
   workerCmd,
   logLevel: args["log-level"],
   against: args.against,
+  alsoAtLogLevels: args["also-log-level"],
 });
 const names = all.map((c) => c.name);
 const inOrder = (round: number): typeof all => all.map((_, i) => all[(i + round - 1) % all.length]!);
@@ -190,8 +195,18 @@ try {
     const cells = Object.fromEntries(
       names.map((n) => [n, Number.isNaN(m.get(n)) ? "–" : m.get(n)!.toFixed(digits)]),
     );
-    const ratio = m.get("switchyard")! / m.get("baseline")!;
-    rows.push({ measure, ...cells, "switchyard/baseline": Number.isFinite(ratio) ? ratio.toFixed(2) : "" });
+    const ratio = (other: string): string => {
+      const r = m.get("switchyard")! / m.get(other)!;
+      return Number.isFinite(r) ? r.toFixed(2) : "";
+    };
+    // Beside the baseline's ratio, one per other contender (a checkout before, this tree at another log level).
+    const others = names.filter((n) => n !== "switchyard" && n !== "baseline");
+    rows.push({
+      measure,
+      ...cells,
+      "switchyard/baseline": ratio("baseline"),
+      ...Object.fromEntries(others.map((n) => [`switchyard/${n}`, ratio(n)])),
+    });
   };
   row(`delivered/s at saturation (${connections} conn, ${seconds} s)`, sat, (r) => r.delivered);
   row("  accepted/s at saturation", sat, (r) => r.accepted);

@@ -23,6 +23,8 @@ export interface ContenderOptions {
   readonly logLevel: string;
   /** Other checkouts of Switchyard (node_modules installed or linked) to run beside, each by its Procfile. */
   readonly against?: readonly string[];
+  /** This tree once more at each of these log levels (`switchyard@warn`): what logging costs, in one run. */
+  readonly alsoAtLogLevels?: readonly string[];
 }
 
 export interface Running {
@@ -132,13 +134,13 @@ function switchyardConfig(tmpDir: string, receiver: ReceiverHandle): string {
 }
 
 export function contenders(o: ContenderOptions): Contender[] {
-  const switchyard = (name: string, commands: Commands): Contender => ({
+  const switchyard = (name: string, commands: Commands, logLevel = o.logLevel): Contender => ({
     name,
     start: (opts) =>
       startPair(
         name,
         commands,
-        { SWITCHYARD_CONFIG: switchyardConfig(o.tmpDir, opts.receiver), LOG_LEVEL: o.logLevel },
+        { SWITCHYARD_CONFIG: switchyardConfig(o.tmpDir, opts.receiver), LOG_LEVEL: logLevel },
         opts,
       ),
   });
@@ -166,6 +168,9 @@ export function contenders(o: ContenderOptions): Contender[] {
         );
       },
     },
+    ...(o.alsoAtLogLevels ?? []).map((level) =>
+      switchyard(`switchyard@${level}`, { web: o.webCmd, worker: o.workerCmd }, level),
+    ),
     ...(o.against ?? []).map((dir) => {
       const commands = procfileCommands(join(dir, "Procfile"));
       // A checkout whose Procfile runs dist/ but that was never built is built once here.
