@@ -18,13 +18,7 @@ import { EVENT_ATTEMPT_FIELDS, toEventRecord } from "../store/event-store.ts";
 import type { CountedAttempt, EndpointStatsStore } from "../store/endpoint-stats.ts";
 import type { Keys } from "../store/keys.ts";
 import type { DeliveryJob } from "./attempt-runner.ts";
-import type {
-  Admission,
-  AttemptMetrics,
-  ClaimedDelivery,
-  DeliveryTarget,
-  PreparedAttempt,
-} from "./delivery-target.ts";
+import type { Admission, AttemptMetrics, DeliveryTarget, PreparedAttempt } from "./delivery-target.ts";
 import type { InflightGate } from "./inflight-gate.ts";
 import type { RateGate } from "./rate-gate.ts";
 import { type InFlightAttempts, safeAttempt } from "./safe-deliver.ts";
@@ -134,7 +128,7 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
       await breaker.record(endpoint.id, "ignored", admission.probe);
     },
 
-    prepare: async (job, claimed: ClaimedDelivery) => {
+    prepare: async (job, claimed) => {
       const event = toEventRecord(job.data.p, claimed.parent[0], claimed.parent[1]);
       if (!event) return "the event record is gone";
       const endpoint =

@@ -15,12 +15,10 @@
 
   Returns 1 if updated, 0 if there is no such endpoint, -1 if its revision is no longer ARGV[2].
 ]]
-local rev = redis.call('HGET', KEYS[1], 'rev')
-if not rev then
-  return 0
-end
-if rev ~= ARGV[2] then
-  return -1
+-- @include store/lua/endpoint-revision.lua
+local refusal = revisionRefusal(KEYS[1], ARGV[2])
+if refusal then
+  return refusal
 end
 local leave = tonumber(ARGV[3])
 for i = 2, leave + 1 do
