@@ -27,6 +27,8 @@ import { REDIS_URL, deletePrefix, eventually } from "../support/test-gateway.ts"
 const PACK_INPUTS = [
   "src",
   "workers",
+  "packages/client/package.json",
+  "packages/client/src",
   "config",
   "scripts",
   "bin",

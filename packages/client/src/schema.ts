@@ -2089,8 +2089,8 @@ export interface components {
       size: number;
       content_type?: string;
       sha256: string;
-      dedup_key?: string;
-      idempotency_key?: string;
+      dedup_key: string;
+      idempotency_key: string;
       headers: {
         [key: string]: string;
       };
