@@ -66,15 +66,13 @@ function registerReplays(program: Command, ctx: CommandContext): void {
     .option("--json", "the API's JSON page instead of a table")
     .action(
       ctx.action(async (opts: ListOptions & { state?: string }, cmd: Command) => {
-        const page: Page<ReplayListJson> = await ctx
-          .client(cmd)
-          .run((c) =>
-            c.replays.list({
-              state: opts.state as Replay["state"] | undefined,
-              limit: opts.limit,
-              cursor: opts.cursor,
-            }),
-          );
+        const page: Page<ReplayListJson> = await ctx.client(cmd).run((c) =>
+          c.replays.list({
+            state: opts.state as Replay["state"] | undefined,
+            limit: opts.limit,
+            cursor: opts.cursor,
+          }),
+        );
         return printPage(ctx, page, opts, replayTable, "replays list");
       }),
     );
