@@ -5,7 +5,8 @@ import { ERROR_CLASSES, type ErrorClass } from "../../domain/error-class.ts";
 import { MAX_LIMIT } from "../filters.ts";
 import { adminRoute, idParams, instant, json, queryParam } from "./define-route.ts";
 
-const errorClass = z.enum(ERROR_CLASSES as readonly [ErrorClass, ...ErrorClass[]]);
+/** One of the error classes a failed attempt is sorted into. */
+export const errorClass = z.enum(ERROR_CLASSES as readonly [ErrorClass, ...ErrorClass[]]);
 
 export const limitParam = queryParam(`Page size, 1 to ${MAX_LIMIT} (default 100).`, {
   type: "integer",

@@ -1,7 +1,7 @@
 // The contract of /v1/replays: start a rate-limited replay of dead deliveries, list them, watch one's
 // progress and steer it. The request schemas here are the ones the routes validate with.
 import { z } from "@hono/zod-openapi";
-import { ERROR_CLASSES, type ErrorClass } from "../../domain/error-class.ts";
+import { ERROR_CLASSES } from "../../domain/error-class.ts";
 import {
   DEFAULT_RATE_PER_S,
   MAX_RATE_PER_S,
@@ -10,10 +10,9 @@ import {
   type ReplayState,
 } from "../../domain/replay.ts";
 import { adminRoute, idParams, instant, json, jsonBody, queryParam } from "./define-route.ts";
-import { cursorParam, limitParam, nextCursor } from "./ledger.ts";
+import { cursorParam, errorClass, limitParam, nextCursor } from "./ledger.ts";
 
 const replayState = z.enum(REPLAY_STATES as readonly [ReplayState, ...ReplayState[]]);
-const errorClass = z.enum(ERROR_CLASSES as readonly [ErrorClass, ...ErrorClass[]]);
 const instantInput = z
   .union([z.string(), z.number()])
   .openapi({ description: "ISO 8601, or milliseconds since the epoch." });
