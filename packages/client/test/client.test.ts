@@ -75,6 +75,13 @@ it("manages endpoints, publishes idempotently, and a receiver verifies the deliv
   );
   const rotated = await client.endpoints.rotateSecret(created.id);
   expect(rotated.secret).not.toBe(created.secret);
+  // During the rotation a delivery is signed with both: a receiver holding either (or both) verifies it.
+  await client.events.publish({ type: "order.shipped", payload: { order: 7 } });
+  const [, afterRotation] = await rx.waitForRequests(2);
+  for (const secrets of [[created.secret], [rotated.secret], ["whsec_" + "B".repeat(32), rotated.secret]])
+    expect(verifyDelivery(afterRotation!.body, afterRotation!.headers, secrets).payload).toMatchObject({
+      type: "order.shipped",
+    });
   const { data } = await eventually(async () => {
     const rows = await client.events.deliveries(first.event_id);
     return rows.data[0]?.state === "delivered" ? rows : undefined;
