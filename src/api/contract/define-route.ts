@@ -12,11 +12,16 @@
 //      and its route gets `middleware: [auth, cappedJson(maxBytes)]` (the body is read within its cap, 413
 //      beyond, before zod sees it). Every admin route gets 401 and 503; a write also 403 and 415 (the
 //      cross-site guard) and, with a body, 400 and 413. `errors` lists the route's own others.
-//   2. Add it to ALL_ROUTES in document.ts (a test fails for any served route that is not documented).
-//   3. In src/api/routes/<group>.ts: `app.openapi({ ...getThing, middleware: [deps.auth] }, handler)` on an
-//      `apiGroup<AdminEnv>()`; the handler returns `c.json(view, 200)`, typed against the declared schema,
-//      and throws ApiError for every refusal (onError in app.ts answers `{"error":{"code","message"}}`).
-//   4. `npm run openapi:write`, and commit openapi/openapi.json and the client's generated types.
+//   2. List it in its group's array (LEDGER_ROUTES, …; a new group's array goes into ALL_ROUTES in
+//      document.ts), which is what the document is generated from.
+//   3. In src/api/routes/<group>.ts: `app.openapi({ ...getThing, middleware: [deps.auth] as const }, handler)`
+//      on an `apiGroup<AdminEnv>()`; the handler returns `c.json(view, 200)`, typed against the declared
+//      schema (type views as `z.infer<typeof Thing>`), and throws ApiError for every refusal (onError in
+//      app.ts answers `{"error":{"code","message"}}`).
+//   4. Call it in test/integration/openapi-conformance.test.ts: that test fails for a served route that is
+//      not documented, a documented operation it never saw succeed, and any answer unlike the document.
+//   5. `npm run openapi:write`; bump API_VERSION (document.ts) and packages/client's version together
+//      (a new route: minor; a breaking change: major); commit openapi/openapi.json and the client's types.
 import { type RouteConfig, createRoute, z } from "@hono/zod-openapi";
 import { API_ERROR_CODES } from "../api-error.ts";
 
