@@ -10,7 +10,7 @@ import {
   type PublishResult,
   publishEvent,
 } from "../../fanout/publish-event.ts";
-import type { Tracing } from "../../observability/tracing.ts";
+import type { RequestSpan, Tracing } from "../../observability/tracing.ts";
 import type { EventStore } from "../../store/event-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
@@ -52,8 +52,19 @@ export function eventRoutes(deps: EventRouteDeps): Hono {
     }
   };
 
-  app.openapi({ ...publishRoute, middleware: [deps.auth, body] as const }, async (c) => {
+  // The publish's server span starts before its body is read and validated, so a refused body has one too;
+  // the handler takes it over, and a span it never took is ended here with the answer's status.
+  const spans = new WeakMap<Request, RequestSpan>();
+  const traced: MiddlewareHandler<AdminEnv> = async (c, next) => {
     const span = deps.tracing.startRequest("POST /v1/events", c.req.raw.headers);
+    if (span) spans.set(c.req.raw, span);
+    await next();
+    if (spans.get(c.req.raw) === span) span?.end(c.res.status);
+  };
+
+  app.openapi({ ...publishRoute, middleware: [deps.auth, traced, body] as const }, async (c) => {
+    const span = spans.get(c.req.raw);
+    spans.delete(c.req.raw);
     try {
       const result = await publish(c.req.valid("json"), c.get("principal").tenant, span?.traceparent);
       span?.end(202, { event_id: result.event_id });
