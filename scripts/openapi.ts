@@ -57,7 +57,7 @@ if (mode === "write") {
     console.error(`${CLIENT_PACKAGE}: version ${clientVersion} is not the API's (${API_VERSION})`);
   if (stale.length > 0)
     console.error(
-      `The API changed: ${stale.join(" and ")} differ from what the routes declare.\n` +
+      `The API changed: ${stale.join(" and ")} ${stale.length === 1 ? "differs" : "differ"} from what the routes declare.\n` +
         "If the change is meant, run `npm run openapi:write`, bump API_VERSION (src/api/contract/document.ts) " +
         "and the client's version as the change requires, and commit the result.",
     );
