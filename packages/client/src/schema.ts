@@ -1383,7 +1383,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            "application/json": components["schemas"]["EndpointWithSecret"];
+            "application/json": components["schemas"]["EndpointCreated"];
           };
         };
         /** @description invalid_request: a field is invalid, or the URL is refused (internal destination). */
@@ -2037,6 +2037,593 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/deliveries/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One delivery (inbound or outbound) with its attempt history
+     * @description Another tenant's delivery answers 404, like a missing one.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Delivery id (dl_…). */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The delivery. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["DeliveryWithAttempts"];
+          };
+        };
+        /** @description unauthorized: no valid admin token (Authorization: Bearer <token>). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description not_found: no such id, or it belongs to a tenant the token is not bound to. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description store_unavailable, shutting_down or not_ready (with Retry-After). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/endpoints/{id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An endpoint's deliveries, newest first
+     * @description A sparse state filter may answer a short (even empty) page with a next_cursor: follow it.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Only deliveries in this state. */
+          state?: "pending" | "retrying" | "delivered" | "dead";
+          /** @description Only deliveries created at or after this time (ISO 8601 or ms). */
+          since?: string;
+          /** @description Page size, 1 to 1000 (default 100). */
+          limit?: number;
+          /** @description next_cursor of the previous page. */
+          cursor?: string;
+        };
+        header?: never;
+        path: {
+          /** @description Endpoint id (ep_…). */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A page of deliveries. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["DeliveryListed"][];
+              /** @description null on the last page. */
+              next_cursor: string | null;
+            };
+          };
+        };
+        /** @description invalid_request: a bad state, since, limit or cursor. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description unauthorized: no valid admin token (Authorization: Bearer <token>). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description not_found: no such id, or it belongs to a tenant the token is not bound to. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description store_unavailable, shutting_down or not_ready (with Retry-After). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/endpoints/{id}/stats": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An endpoint's health over the last hour and day */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Endpoint id (ep_…). */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The endpoint's health. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["EndpointStats"];
+          };
+        };
+        /** @description unauthorized: no valid admin token (Authorization: Bearer <token>). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description not_found: no such id, or it belongs to a tenant the token is not bound to. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description store_unavailable, shutting_down or not_ready (with Retry-After). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/event-types": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The event catalog: types declared in config (outbound.event_types) and by API */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Every declared event type, by name. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": {
+              data: components["schemas"]["EventType"][];
+            };
+          };
+        };
+        /** @description unauthorized: no valid admin token (Authorization: Bearer <token>). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description store_unavailable, shutting_down or not_ready (with Retry-After). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Declare (or redeclare) an event type (a token bound to no tenant) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["EventTypeInput"];
+        };
+      };
+      responses: {
+        /** @description Redeclared (replaced). */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["EventType"];
+          };
+        };
+        /** @description Declared. */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["EventType"];
+          };
+        };
+        /** @description invalid_request: a field, a query parameter or the body is invalid (the message names it). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description unauthorized: no valid admin token (Authorization: Bearer <token>). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description forbidden: a tenant-bound token, or a write from a page of another origin. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description conflict: declared in config, or the catalog is full. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description payload_too_large: the body exceeds its cap (the connection is closed). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description unsupported_media_type: a write must be Content-Type: application/json, body or not. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description store_unavailable, shutting_down or not_ready (with Retry-After). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/portal/sessions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Mint a single-use link into the tenant portal (an unscoped token, or one of that tenant) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          "application/json": components["schemas"]["PortalSessionInput"];
+        };
+      };
+      responses: {
+        /** @description The link. */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["PortalLink"];
+          };
+        };
+        /** @description invalid_request: a field, a query parameter or the body is invalid (the message names it). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description unauthorized: no valid admin token (Authorization: Bearer <token>). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description forbidden: a write sent from a page of another origin that admin.allowed_origins does not list. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description not_found: a token bound to another tenant. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description payload_too_large: the body exceeds its cap (the connection is closed). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description unsupported_media_type: a write must be Content-Type: application/json, body or not. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description store_unavailable, shutting_down or not_ready (with Retry-After). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/endpoints/{id}/test-event": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Publish a test event to this endpoint only (type switchyard.test unless named) */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Endpoint id (ep_…). */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          "application/json": components["schemas"]["TestEventInput"];
+        };
+      };
+      responses: {
+        /** @description Published, as POST /v1/events answers. */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["PublishResult"];
+          };
+        };
+        /** @description invalid_request: a field, a query parameter or the body is invalid (the message names it). */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description unauthorized: no valid admin token (Authorization: Bearer <token>). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description forbidden: a write sent from a page of another origin that admin.allowed_origins does not list. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description not_found: no such id, or it belongs to a tenant the token is not bound to. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description payload_too_large: the body exceeds its cap (the connection is closed). */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description unsupported_media_type: a write must be Content-Type: application/json, body or not. */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+        /** @description store_unavailable, shutting_down or not_ready (with Retry-After). */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["Error"];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2251,6 +2838,15 @@ export interface components {
       /** Format: date-time */
       probe_until: string | null;
     };
+    EndpointCreated: components["schemas"]["EndpointWithSecret"] & {
+      /** @description Subscriptions no event type in the catalog answers to (none without a catalog). */
+      warnings: {
+        /** @enum {string} */
+        code: "undeclared_event_type";
+        event_type: string;
+        message: string;
+      }[];
+    };
     EndpointWithSecret: components["schemas"]["Endpoint"] & {
       /** @description whsec_…; shown only in this answer. */
       secret: string;
@@ -2377,6 +2973,149 @@ export interface components {
     /** @description One delivery (a row of the delivery ledger). */
     EventDelivery: components["schemas"]["Delivery"] & {
       endpoint_id?: string;
+    };
+    /** @description One delivery (a row of the delivery ledger). */
+    DeliveryWithAttempts: components["schemas"]["Delivery"] & {
+      /** @description Newest last, at most 10. */
+      attempts?: components["schemas"]["Attempt"][];
+      /** @description dl_… */
+      id: string;
+      /** @enum {string} */
+      direction: "inbound" | "outbound";
+      /** @description The sink's name (inbound) or the endpoint's id (outbound). */
+      target: string;
+      /** @description Inbound: the hook delivered. */
+      hook_id?: string;
+      /** @description Inbound: the hook's source. */
+      source?: string;
+      /** @description Outbound: the event delivered. */
+      event_id?: string;
+      /** @description Outbound: the event's type. */
+      event_type?: string;
+      /** Format: date-time */
+      created_at: string;
+      tenant?: string;
+      /** @description Attempts made (the history keeps the last 10). */
+      attempt_count: number;
+    };
+    Attempt: {
+      /**
+       * Format: date-time
+       * @description When the attempt was sent.
+       */
+      at: string;
+      duration_ms: number;
+      status_code?: number;
+      /**
+       * @description A failed attempt's.
+       * @enum {string}
+       */
+      error_class?: "permanent" | "throttled" | "transient";
+      /** @description Why it failed (at most 512 characters). */
+      reason?: string;
+      /** @description The first ≤ 1 KiB of the response body. */
+      response_excerpt?: string;
+      /** @description The Standard Webhooks headers the request carried (signed requests). */
+      signature_headers?: {
+        [key: string]: string;
+      };
+    };
+    /** @description One delivery (a row of the delivery ledger). */
+    DeliveryListed: components["schemas"]["Delivery"] & {
+      /** @description dl_… */
+      id: string;
+      /** @enum {string} */
+      direction: "inbound" | "outbound";
+      /** @description The sink's name (inbound) or the endpoint's id (outbound). */
+      target: string;
+      /** @description Inbound: the hook delivered. */
+      hook_id?: string;
+      /** @description Inbound: the hook's source. */
+      source?: string;
+      /** @description Outbound: the event delivered. */
+      event_id?: string;
+      /** @description Outbound: the event's type. */
+      event_type?: string;
+      /** Format: date-time */
+      created_at: string;
+    };
+    EndpointStats: {
+      endpoint_id: string;
+      last_hour: components["schemas"]["WindowStats"];
+      last_day: components["schemas"]["WindowStats"];
+      /** @description The newest attempt's status code, or its error class when nothing answered. */
+      last_status: number | string | null;
+      /** Format: date-time */
+      last_attempt_at: string | null;
+      breaker: {
+        /** @enum {string} */
+        state: "closed" | "half_open" | "open";
+        /** Format: date-time */
+        open_until: string | null;
+      };
+      disabled: boolean;
+      disabled_reason: string | null;
+      /** Format: date-time */
+      failing_since: string | null;
+    };
+    WindowStats: {
+      attempts: number;
+      successes: number;
+      /** @description successes / attempts; null without attempts. */
+      success_rate: number | null;
+      /** @description Median attempt duration (histogram bin bound). */
+      p50_ms: number | null;
+      /** @description 99th percentile attempt duration (bin bound). */
+      p99_ms: number | null;
+    };
+    EventType: {
+      name: string;
+      description?: string;
+      schema?: {
+        [key: string]: unknown;
+      };
+      example?: unknown;
+      /** @enum {string} */
+      origin: "config" | "api";
+      /**
+       * Format: date-time
+       * @description When it was declared by API.
+       */
+      created_at?: string;
+    };
+    /** @description An exact event type (no wildcard); the schema is kept, not enforced. */
+    EventTypeInput: {
+      name: string;
+      description?: string;
+      schema?: {
+        [key: string]: unknown;
+      };
+      example?: unknown;
+    };
+    PortalLink: {
+      /** @description `<public_url>/portal#<token>`: the token only in the fragment; usable once. */
+      url: string;
+      /** Format: date-time */
+      expires_at: string;
+      tenant: string;
+      read_only: boolean;
+    };
+    PortalSessionInput: {
+      tenant: string;
+      /**
+       * @description How long the link, and the session it opens, last.
+       * @default 3600
+       */
+      ttl_s: number;
+      /**
+       * @description A session that changes nothing (403).
+       * @default false
+       */
+      read_only: boolean;
+    };
+    TestEventInput: {
+      /** @description An event type (no pattern); switchyard.test unless named. */
+      type?: string;
     };
   };
   responses: never;

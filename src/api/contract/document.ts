@@ -3,14 +3,17 @@
 // they differ) and the source of the client package's types.
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { BREAKER_ROUTES } from "./breakers.ts";
+import { DELIVERY_ROUTES } from "./deliveries.ts";
 import { ENDPOINT_ROUTES } from "./endpoints.ts";
+import { EVENT_TYPE_ROUTES } from "./event-types.ts";
 import { EVENT_ROUTES } from "./events.ts";
 import { LEDGER_ROUTES } from "./ledger.ts";
 import { OPERATION_ROUTES } from "./operations.ts";
+import { PORTAL_ROUTES } from "./portal.ts";
 import { REPLAY_ROUTES } from "./replays.ts";
 
 /** The API's version: the client package's follows it (a breaking change bumps the major). */
-export const API_VERSION = "1.1.0";
+export const API_VERSION = "1.2.0";
 
 /** Every route the app serves; a test fails for a served route missing here. */
 export const ALL_ROUTES = [
@@ -20,6 +23,9 @@ export const ALL_ROUTES = [
   ...BREAKER_ROUTES,
   ...ENDPOINT_ROUTES,
   ...EVENT_ROUTES,
+  ...DELIVERY_ROUTES,
+  ...EVENT_TYPE_ROUTES,
+  ...PORTAL_ROUTES,
 ];
 
 function generate(): Record<string, unknown> {
@@ -41,7 +47,7 @@ function generate(): Record<string, unknown> {
       title: "Switchyard HTTP API",
       version: API_VERSION,
       description:
-        'Webhook gateway: inbound webhooks, health, metrics, and the admin API (DLQ, replay, breakers, claims, quarantine, outbound endpoints and events). The admin API takes bearer tokens only; every write (POST, PUT, PATCH, DELETE) must be Content-Type: application/json and is refused from another origin\'s pages unless admin.allowed_origins lists it. Every refusal is {"error":{"code","message"}}.',
+        'Webhook gateway: inbound webhooks, health, metrics, and the admin API (DLQ, replay, breakers, claims, quarantine, outbound endpoints and events, delivery history, endpoint health, the event catalog, portal links). The admin API takes bearer tokens only; every write (POST, PUT, PATCH, DELETE) must be Content-Type: application/json and is refused from another origin\'s pages unless admin.allowed_origins lists it. Every refusal is {"error":{"code","message"}}.',
     },
     tags: [{ name: "inbound" }, { name: "operations" }, { name: "admin" }],
   }) as unknown as Record<string, unknown>;

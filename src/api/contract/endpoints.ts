@@ -41,6 +41,20 @@ export const EndpointWithSecret = Endpoint.extend({
   secret: z.string().openapi({ description: "whsec_…; shown only in this answer." }),
 }).openapi("EndpointWithSecret");
 
+export const EndpointCreated = EndpointWithSecret.extend({
+  warnings: z
+    .array(
+      z.object({
+        code: z.enum(["undeclared_event_type"]),
+        event_type: z.string(),
+        message: z.string(),
+      }),
+    )
+    .openapi({
+      description: "Subscriptions no event type in the catalog answers to (none without a catalog).",
+    }),
+}).openapi("EndpointCreated");
+
 const endpointId = idParams("Endpoint id (ep_…).");
 
 export const createEndpoint = adminRoute({
@@ -48,7 +62,7 @@ export const createEndpoint = adminRoute({
   path: "/v1/endpoints",
   summary: "Register an outbound endpoint (its URL must not be internal)",
   request: { body: jsonBody(createEndpointBody) },
-  responses: { 201: json(EndpointWithSecret, "Created; the secret is shown only here.") },
+  responses: { 201: json(EndpointCreated, "Created; the secret is shown only here.") },
   errors: [409],
   errorMeaning: {
     400: "invalid_request: a field is invalid, or the URL is refused (internal destination).",

@@ -137,7 +137,7 @@ export function endpointRoutes(deps: EndpointRouteDeps): Hono {
         ...(tenant !== undefined ? { tenant } : {}),
       });
       const warnings = undeclaredPatterns(endpoint.event_types, await deps.catalog.names()).map((type) => ({
-        code: "undeclared_event_type",
+        code: "undeclared_event_type" as const,
         event_type: type,
         message: type.endsWith(".*")
           ? `no event type in the catalog matches "${type}"`
