@@ -2838,7 +2838,40 @@ export interface components {
       /** Format: date-time */
       probe_until: string | null;
     };
-    EndpointCreated: components["schemas"]["EndpointWithSecret"] & {
+    EndpointCreated: {
+      /** @description ep_… */
+      id: string;
+      /** @description A password in the URL is shown as ***. */
+      url: string;
+      /** @description Event types (order.paid), prefix wildcards (order.*) or *. */
+      event_types: string[];
+      /** @description Receives only this tenant's events; unset: only events without a tenant. */
+      tenant?: string;
+      /** @description Extra request headers; credential-like values are shown as [redacted]. */
+      headers: {
+        [key: string]: string;
+      };
+      rate_limit_per_s?: number;
+      /**
+       * @description The delivery body. standard: {"type","timestamp","data":<payload>} (Standard Webhooks). raw: the payload alone.
+       * @enum {string}
+       */
+      payload_format: "standard" | "raw";
+      disabled: boolean;
+      disabled_reason?: string;
+      /** Format: date-time */
+      disabled_at?: string;
+      description?: string;
+      /** @description Bumped by every change of url, event_types, headers, payload_format, secret or disabled. */
+      version: number;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+      /** Format: date-time */
+      failing_since?: string;
+      /** @description whsec_…; shown only in this answer. */
+      secret: string;
       /** @description Subscriptions no event type in the catalog answers to (none without a catalog). */
       warnings: {
         /** @enum {string} */
@@ -2847,9 +2880,26 @@ export interface components {
         message: string;
       }[];
     };
-    EndpointWithSecret: components["schemas"]["Endpoint"] & {
-      /** @description whsec_…; shown only in this answer. */
-      secret: string;
+    EndpointInput: {
+      /**
+       * Format: uri
+       * @description http or https, and not internal.
+       */
+      url: string;
+      event_types: string[];
+      /** @description whsec_ + base64 of 24–64 bytes; generated if absent. */
+      secret?: string;
+      /** @description A tenant-bound token's own tenant is used (and no other is accepted). */
+      tenant?: string;
+      rate_limit_per_s?: number;
+      /** @description Extra request headers: not hop-by-hop, host, content-*, webhook-* or x-switchyard-* ones. Replaces the whole set. */
+      headers?: {
+        [key: string]: string;
+      };
+      /** @enum {string} */
+      payload_format?: "standard" | "raw";
+      description?: string;
+      disabled?: boolean;
     };
     Endpoint: {
       /** @description ep_… */
@@ -2884,27 +2934,6 @@ export interface components {
       /** Format: date-time */
       failing_since?: string;
     };
-    EndpointInput: {
-      /**
-       * Format: uri
-       * @description http or https, and not internal.
-       */
-      url: string;
-      event_types: string[];
-      /** @description whsec_ + base64 of 24–64 bytes; generated if absent. */
-      secret?: string;
-      /** @description A tenant-bound token's own tenant is used (and no other is accepted). */
-      tenant?: string;
-      rate_limit_per_s?: number;
-      /** @description Extra request headers: not hop-by-hop, host, content-*, webhook-* or x-switchyard-* ones. Replaces the whole set. */
-      headers?: {
-        [key: string]: string;
-      };
-      /** @enum {string} */
-      payload_format?: "standard" | "raw";
-      description?: string;
-      disabled?: boolean;
-    };
     EndpointPatch: {
       /**
        * Format: uri
@@ -2925,6 +2954,10 @@ export interface components {
       disabled?: boolean;
       /** @description Fixed at creation: sending it is refused. */
       tenant?: unknown;
+    };
+    EndpointWithSecret: components["schemas"]["Endpoint"] & {
+      /** @description whsec_…; shown only in this answer. */
+      secret: string;
     };
     RotateSecretInput: {
       /** @description whsec_ + base64 of 24–64 bytes; generated if absent. */
@@ -2974,10 +3007,29 @@ export interface components {
     EventDelivery: components["schemas"]["Delivery"] & {
       endpoint_id?: string;
     };
-    /** @description One delivery (a row of the delivery ledger). */
-    DeliveryWithAttempts: components["schemas"]["Delivery"] & {
+    DeliveryWithAttempts: {
+      delivery_id: string;
+      /** @enum {string} */
+      state: "pending" | "retrying" | "delivered" | "dead";
       /** @description Newest last, at most 10. */
-      attempts?: components["schemas"]["Attempt"][];
+      attempts: components["schemas"]["Attempt"][];
+      /** Format: date-time */
+      first_attempt_at?: string;
+      /** Format: date-time */
+      last_attempt_at?: string;
+      /** Format: date-time */
+      next_attempt_at?: string;
+      /** Format: date-time */
+      delivered_at?: string;
+      /** Format: date-time */
+      dead_at?: string;
+      last_error?: string;
+      /** @enum {string} */
+      error_class?: "permanent" | "throttled" | "transient";
+      last_status_code?: number;
+      replay_id?: string;
+      /** @description Set while the delivery is in the DLQ. */
+      dlq_id?: string;
       /** @description dl_… */
       id: string;
       /** @enum {string} */
@@ -3020,8 +3072,28 @@ export interface components {
         [key: string]: string;
       };
     };
-    /** @description One delivery (a row of the delivery ledger). */
-    DeliveryListed: components["schemas"]["Delivery"] & {
+    DeliveryListed: {
+      delivery_id: string;
+      /** @enum {string} */
+      state: "pending" | "retrying" | "delivered" | "dead";
+      attempts: number;
+      /** Format: date-time */
+      first_attempt_at?: string;
+      /** Format: date-time */
+      last_attempt_at?: string;
+      /** Format: date-time */
+      next_attempt_at?: string;
+      /** Format: date-time */
+      delivered_at?: string;
+      /** Format: date-time */
+      dead_at?: string;
+      last_error?: string;
+      /** @enum {string} */
+      error_class?: "permanent" | "throttled" | "transient";
+      last_status_code?: number;
+      replay_id?: string;
+      /** @description Set while the delivery is in the DLQ. */
+      dlq_id?: string;
       /** @description dl_… */
       id: string;
       /** @enum {string} */

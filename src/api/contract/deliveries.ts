@@ -34,14 +34,22 @@ const direction = {
   created_at: instant,
 };
 
-export const DeliveryListed = Delivery.extend(direction).openapi("DeliveryListed");
+// Flat objects, not extensions of Delivery: here `attempts` is the history, there the count, and an allOf
+// of both would contradict itself.
+export const DeliveryListed = z.object({ ...Delivery.shape, ...direction }).openapi("DeliveryListed");
 
-export const DeliveryWithAttempts = Delivery.extend({
-  ...direction,
-  tenant: z.string().optional(),
-  attempt_count: z.number().int().openapi({ description: "Attempts made (the history keeps the last 10)." }),
-  attempts: z.array(Attempt).openapi({ description: "Newest last, at most 10." }),
-}).openapi("DeliveryWithAttempts");
+export const DeliveryWithAttempts = z
+  .object({
+    ...Delivery.shape,
+    ...direction,
+    tenant: z.string().optional(),
+    attempt_count: z
+      .number()
+      .int()
+      .openapi({ description: "Attempts made (the history keeps the last 10)." }),
+    attempts: z.array(Attempt).openapi({ description: "Newest last, at most 10." }),
+  })
+  .openapi("DeliveryWithAttempts");
 
 const WindowStats = z
   .object({

@@ -41,19 +41,23 @@ export const EndpointWithSecret = Endpoint.extend({
   secret: z.string().openapi({ description: "whsec_…; shown only in this answer." }),
 }).openapi("EndpointWithSecret");
 
-export const EndpointCreated = EndpointWithSecret.extend({
-  warnings: z
-    .array(
-      z.object({
-        code: z.enum(["undeclared_event_type"]),
-        event_type: z.string(),
-        message: z.string(),
+// Flat, not an extension: an allOf of an allOf would hide its fields from strict readers of the document.
+export const EndpointCreated = z
+  .object({
+    ...EndpointWithSecret.shape,
+    warnings: z
+      .array(
+        z.object({
+          code: z.enum(["undeclared_event_type"]),
+          event_type: z.string(),
+          message: z.string(),
+        }),
+      )
+      .openapi({
+        description: "Subscriptions no event type in the catalog answers to (none without a catalog).",
       }),
-    )
-    .openapi({
-      description: "Subscriptions no event type in the catalog answers to (none without a catalog).",
-    }),
-}).openapi("EndpointCreated");
+  })
+  .openapi("EndpointCreated");
 
 const endpointId = idParams("Endpoint id (ep_…).");
 

@@ -5,7 +5,9 @@ import { z } from "@hono/zod-openapi";
 import { eventTypeSchema } from "../../config/event-type-schema.ts";
 import { adminRoute, instant, json, jsonBody } from "./define-route.ts";
 
-export const EventTypeInput = eventTypeSchema.openapi("EventTypeInput", {
+// A clone: the config's schema may be built before @hono/zod-openapi extends zod, and only schemas made
+// after it have .openapi().
+export const EventTypeInput = eventTypeSchema.clone().openapi("EventTypeInput", {
   description: "An exact event type (no wildcard); the schema is kept, not enforced.",
 });
 
