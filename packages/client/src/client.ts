@@ -28,6 +28,18 @@ export type DlqQuery = NonNullable<paths["/v1/dlq"]["get"]["parameters"]["query"
 export type ReplayListQuery = NonNullable<paths["/v1/replays"]["get"]["parameters"]["query"]>;
 export type EndpointListQuery = NonNullable<paths["/v1/endpoints"]["get"]["parameters"]["query"]>;
 export type QuarantineQuery = NonNullable<paths["/v1/quarantine"]["get"]["parameters"]["query"]>;
+export type EndpointCreated = Schemas["EndpointCreated"];
+export type DeliveryWithAttempts = Schemas["DeliveryWithAttempts"];
+export type DeliveryListed = Schemas["DeliveryListed"];
+export type Attempt = Schemas["Attempt"];
+export type EndpointStats = Schemas["EndpointStats"];
+export type EventType = Schemas["EventType"];
+export type EventTypeInput = Schemas["EventTypeInput"];
+export type PortalSessionInput = Schemas["PortalSessionInput"];
+export type PortalLink = Schemas["PortalLink"];
+export type EndpointDeliveriesQuery = NonNullable<
+  paths["/v1/endpoints/{id}/deliveries"]["get"]["parameters"]["query"]
+>;
 
 /** A page of a list and the cursor of the next one (null on the last page). */
 export interface Page<T> {
@@ -101,6 +113,24 @@ export function createSwitchyardClient(opts: SwitchyardClientOptions) {
           ...(secret !== undefined ? { body: { secret } } : {}),
         }),
       ),
+    /** One page of the endpoint's deliveries, newest first. */
+    deliveriesPage: (endpointId: string, query: EndpointDeliveriesQuery = {}) =>
+      ok(api.GET("/v1/endpoints/{id}/deliveries", { params: { ...id(endpointId), query } })),
+    /** Every delivery of the endpoint, newest first, following the cursors (a page may be short). */
+    deliveries: (endpointId: string, query: Omit<EndpointDeliveriesQuery, "cursor"> = {}) =>
+      everyItem((cursor) =>
+        endpoints.deliveriesPage(endpointId, { ...query, ...(cursor ? { cursor } : {}) }),
+      ),
+    /** The endpoint's health over the last hour and day, its breaker and whether it is disabled. */
+    stats: (endpointId: string) => ok(api.GET("/v1/endpoints/{id}/stats", { params: id(endpointId) })),
+    /** Publish a test event (switchyard.test unless `type` is given) to this endpoint only. */
+    sendTestEvent: (endpointId: string, type?: string) =>
+      ok(
+        api.POST("/v1/endpoints/{id}/test-event", {
+          params: id(endpointId),
+          ...(type !== undefined ? { body: { type } } : {}),
+        }),
+      ),
   };
 
   const events = {
@@ -166,6 +196,20 @@ export function createSwitchyardClient(opts: SwitchyardClientOptions) {
     dlq,
     replays,
     breakers: { list: () => ok(api.GET("/v1/breakers")) },
+    /** One delivery of either direction with its attempt history. */
+    deliveries: {
+      get: (deliveryId: string) => ok(api.GET("/v1/deliveries/{id}", { params: id(deliveryId) })),
+    },
+    /** The event catalog. */
+    eventTypes: {
+      list: () => ok(api.GET("/v1/event-types")),
+      /** Declare (or redeclare) an event type: a token bound to no tenant only. */
+      declare: (input: EventTypeInput) => ok(api.POST("/v1/event-types", { body: input })),
+    },
+    portal: {
+      /** A single-use link into the tenant portal (the token is in its fragment). */
+      createSession: (input: PortalSessionInput) => ok(api.POST("/v1/portal/sessions", { body: input })),
+    },
     quarantine: {
       list: (query: QuarantineQuery = {}) => ok(api.GET("/v1/quarantine", { params: { query } })),
       get: (hookId: string, opts: { body?: boolean } = {}) =>

@@ -3174,16 +3174,10 @@ export interface components {
     };
     PortalSessionInput: {
       tenant: string;
-      /**
-       * @description How long the link, and the session it opens, last.
-       * @default 3600
-       */
-      ttl_s: number;
-      /**
-       * @description A session that changes nothing (403).
-       * @default false
-       */
-      read_only: boolean;
+      /** @description How long the link, and the session it opens, last (default 3600). */
+      ttl_s?: number;
+      /** @description A session that changes nothing (403); default false. */
+      read_only?: boolean;
     };
     TestEventInput: {
       /** @description An event type (no pattern); switchyard.test unless named. */

@@ -149,3 +149,37 @@ it("shows breakers, quarantine and hooks, and throws typed errors", async () => 
   expect(down).toBeInstanceOf(SwitchyardConnectionError);
   expect((down as SwitchyardConnectionError).reason).toBe("ECONNREFUSED");
 });
+
+it("declares event types, sends a test event, follows its deliveries and stats, and mints a portal link", async () => {
+  const { client, url } = await setUp();
+  const rx = await receiver({ fallback: 200 });
+  const declared = await client.eventTypes.declare({ name: "order.paid", example: { order: 1 } });
+  expect(declared).toMatchObject({ name: "order.paid", origin: "api" });
+  expect((await client.eventTypes.list()).data.map((t) => t.name)).toEqual(["order.paid"]);
+  const endpoint = await client.endpoints.create({
+    url: `${rx.url}/hook`,
+    event_types: ["order.*", "user.*"],
+  });
+  expect(endpoint.warnings.map((w) => w.event_type)).toEqual(["user.*"]);
+
+  const sent = await client.endpoints.sendTestEvent(endpoint.id);
+  await client.endpoints.sendTestEvent(endpoint.id, "order.paid");
+  expect(sent.counts.created).toBe(1);
+  const [delivery] = sent.results;
+  expect(delivery?.endpoint_id).toBe(endpoint.id);
+  const rows = await eventually(async () => {
+    const seen: string[] = [];
+    for await (const d of client.endpoints.deliveries(endpoint.id, { state: "delivered", limit: 1 }))
+      seen.push(d.id);
+    return seen.length === 2 ? seen : undefined;
+  });
+  const one = await client.deliveries.get(rows[0]!);
+  expect(one).toMatchObject({ direction: "outbound", target: endpoint.id, attempt_count: 1 });
+  expect(one.attempts[0]?.status_code).toBe(200);
+  const stats = await client.endpoints.stats(endpoint.id);
+  expect(stats).toMatchObject({ endpoint_id: endpoint.id, disabled: false, last_status: 200 });
+
+  const link = await client.portal.createSession({ tenant: "acme", read_only: true });
+  expect(link).toMatchObject({ tenant: "acme", read_only: true });
+  expect(link.url.startsWith(`${url}/portal#`)).toBe(true);
+});

@@ -11,6 +11,8 @@ import { PublishResult } from "./events.ts";
 export const PORTAL_DEFAULT_TTL_S = 3600;
 export const PORTAL_MAX_TTL_S = 7 * 86_400;
 
+// Defaults are the handler's and only described here: openapi-typescript makes a field with a declared
+// default required in the client's types, and a caller may omit these.
 export const PortalSessionInput = z
   .strictObject({
     tenant: z.string().regex(NAME, "must match [A-Za-z0-9_-]{1,64}"),
@@ -19,9 +21,14 @@ export const PortalSessionInput = z
       .int()
       .min(60)
       .max(PORTAL_MAX_TTL_S)
-      .default(PORTAL_DEFAULT_TTL_S)
-      .openapi({ description: "How long the link, and the session it opens, last." }),
-    read_only: z.boolean().default(false).openapi({ description: "A session that changes nothing (403)." }),
+      .optional()
+      .openapi({
+        description: `How long the link, and the session it opens, last (default ${PORTAL_DEFAULT_TTL_S}).`,
+      }),
+    read_only: z
+      .boolean()
+      .optional()
+      .openapi({ description: "A session that changes nothing (403); default false." }),
   })
   .openapi("PortalSessionInput");
 

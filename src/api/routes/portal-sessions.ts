@@ -45,7 +45,12 @@ export function portalLinkRoutes(deps: Omit<PortalSessionRouteDeps, "sites">): H
   const capped = cappedJson<AdminEnv>(BODY_MAX_BYTES);
 
   app.openapi({ ...createPortalSession, middleware: [deps.auth, capped] as const }, async (c) => {
-    const body = c.req.valid("json");
+    const input = c.req.valid("json");
+    const body = {
+      tenant: input.tenant,
+      ttl_s: input.ttl_s ?? PORTAL_DEFAULT_TTL_S,
+      read_only: input.read_only ?? false,
+    };
     // Like any tenant-bound token's view of another tenant: as if it did not exist.
     if (!canSee(c.get("principal"), body.tenant)) throw new ApiError(404, "not_found", "no such tenant");
     const expiresAt = Date.now() + body.ttl_s * 1000;
