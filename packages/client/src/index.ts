@@ -1,6 +1,16 @@
 // @switchyard/client: the typed client of Switchyard's HTTP API, and the verifier of its deliveries.
 export {
+  type Attempt,
   type Breakers,
+  type DeliveryListed,
+  type DeliveryWithAttempts,
+  type EndpointCreated,
+  type EndpointDeliveriesQuery,
+  type EndpointStats,
+  type EventType,
+  type EventTypeInput,
+  type PortalLink,
+  type PortalSessionInput,
   type DlqEntry,
   type DlqQuery,
   type Endpoint,
