@@ -6,6 +6,8 @@
 FROM node:20-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
+# The client package is a workspace of the lockfile (its sources are compiled into the CLI).
+COPY packages/client/package.json ./packages/client/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json README.md CHANGELOG.md ./
 COPY scripts ./scripts
@@ -13,6 +15,7 @@ COPY config ./config
 COPY bin ./bin
 COPY src ./src
 COPY workers ./workers
+COPY packages/client/src ./packages/client/src
 RUN mkdir /pkg && npm pack --pack-destination /pkg && mv /pkg/switchyard-*.tgz /pkg/switchyard.tgz
 
 FROM node:20-slim AS runtime

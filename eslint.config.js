@@ -3,7 +3,16 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist/", "test/artifacts/", "bin/", ".dependency-cruiser.cjs"] },
+  {
+    ignores: [
+      "node_modules/",
+      "dist/",
+      "packages/*/dist/",
+      "test/artifacts/",
+      "bin/",
+      ".dependency-cruiser.cjs",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

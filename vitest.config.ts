@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "packages/*/test/**/*.test.ts"],
     globalSetup: ["test/support/run-tmpdir.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,

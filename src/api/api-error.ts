@@ -3,18 +3,27 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { IngestErrorCode } from "../ingest/ingest-error.ts";
 
-export type ApiErrorCode =
-  | IngestErrorCode
-  | "unauthorized"
-  | "forbidden"
-  | "not_found"
-  | "invalid_request"
-  | "unsupported_media_type"
-  | "conflict"
-  | "too_many_replays"
-  | "too_many_endpoints"
-  | "not_ready"
-  | "internal";
+/** Every `error.code` the API answers with: the documented, stable reasons. */
+export const API_ERROR_CODES = [
+  "unknown_source",
+  "verification_failed",
+  "payload_too_large",
+  "store_unavailable",
+  "overloaded",
+  "shutting_down",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "invalid_request",
+  "unsupported_media_type",
+  "conflict",
+  "too_many_replays",
+  "too_many_endpoints",
+  "not_ready",
+  "internal",
+] as const;
+
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 export class ApiError extends Error {
   constructor(

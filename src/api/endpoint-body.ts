@@ -1,13 +1,11 @@
 // Request bodies of the endpoints API, validated field by field with messages that name the field, so a
 // caller learns every rule from a 400 rather than from a delivery that never arrives. The SSRF check of the
 // URL is separate (it may need DNS); this module is pure.
-import { z } from "zod";
+import { z } from "@hono/zod-openapi";
 import { NAME } from "../config/schema.ts";
 import { isEventTypePattern } from "../domain/event.ts";
 import { hasMaskedPassword } from "../domain/masked-url.ts";
 import { PAYLOAD_FORMATS } from "../domain/outbound-body.ts";
-import { ApiError } from "./api-error.ts";
-import { ENDPOINT_BODY_MAX_BYTES, readJsonCapped } from "./read-body.ts";
 
 export const MAX_EVENT_TYPES = 100;
 export const MAX_RATE_LIMIT_PER_S = 100_000;
@@ -119,50 +117,45 @@ const tenant = z.string().regex(NAME, "must match [A-Za-z0-9_-]{1,64}");
 const secret = z.string().max(200, "is too long");
 const payloadFormat = z.enum(PAYLOAD_FORMATS, { error: `must be one of ${PAYLOAD_FORMATS.join(", ")}` });
 
-export const createEndpointBody = z.strictObject({
-  url,
-  event_types: eventTypes,
-  secret: secret.optional(),
-  tenant: tenant.optional(),
-  rate_limit_per_s: rateLimit.optional(),
-  headers: headers.optional(),
-  payload_format: payloadFormat.optional(),
-  description: description.optional(),
-  disabled: z.boolean().optional(),
+const urlField = url.openapi({ format: "uri", description: "http or https, and not internal." });
+const headersField = headers.openapi({
+  description:
+    "Extra request headers: not hop-by-hop, host, content-*, webhook-* or x-switchyard-* ones. Replaces the whole set.",
 });
+const secretField = secret.openapi({ description: "whsec_ + base64 of 24–64 bytes; generated if absent." });
+
+export const createEndpointBody = z
+  .strictObject({
+    url: urlField,
+    event_types: eventTypes,
+    secret: secretField.optional(),
+    tenant: tenant
+      .optional()
+      .openapi({ description: "A tenant-bound token's own tenant is used (and no other is accepted)." }),
+    rate_limit_per_s: rateLimit.optional(),
+    headers: headersField.optional(),
+    payload_format: payloadFormat.optional(),
+    description: description.optional(),
+    disabled: z.boolean().optional(),
+  })
+  .openapi("EndpointInput");
 export type CreateEndpointBody = z.infer<typeof createEndpointBody>;
 
-export const patchEndpointBody = z.strictObject({
-  url: url.optional(),
-  event_types: eventTypes.optional(),
-  headers: headers.optional(),
-  rate_limit_per_s: rateLimit.nullable().optional(),
-  payload_format: payloadFormat.optional(),
-  description: description.nullable().optional(),
-  disabled: z.boolean().optional(),
-  // Accepted only to answer with a clear message: the tenant of an endpoint is fixed at creation.
-  tenant: z.unknown().optional(),
-});
+export const patchEndpointBody = z
+  .strictObject({
+    url: urlField.optional(),
+    event_types: eventTypes.optional(),
+    headers: headersField.optional(),
+    rate_limit_per_s: rateLimit.nullable().optional().openapi({ description: "null clears it." }),
+    payload_format: payloadFormat.optional(),
+    description: description.nullable().optional().openapi({ description: "null clears it." }),
+    disabled: z.boolean().optional(),
+    // Accepted only to answer with a clear message: the tenant of an endpoint is fixed at creation.
+    tenant: z.unknown().optional().openapi({ description: "Fixed at creation: sending it is refused." }),
+  })
+  .openapi("EndpointPatch");
 export type PatchEndpointBody = z.infer<typeof patchEndpointBody>;
 
-export const rotateSecretBody = z.strictObject({ secret: secret.optional() });
-
-const invalid = (message: string): ApiError => new ApiError(400, "invalid_request", message);
-
-/**
- * Read (within ENDPOINT_BODY_MAX_BYTES) and validate a JSON body. An empty body counts as `{}` when `emptyIsObject` (for requests whose
- * fields are all optional). Every issue is reported, as `path: message`, joined by "; ".
- */
-export async function readBody<T>(req: Request, schema: z.ZodType<T>, emptyIsObject = false): Promise<T> {
-  const body = await readJsonCapped(req, ENDPOINT_BODY_MAX_BYTES, emptyIsObject ? {} : undefined);
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const messages = parsed.error.issues.slice(0, 10).map((issue) => {
-    const path = issue.path.map(String).join(".");
-    if (issue.code === "unrecognized_keys") return `${issue.keys.join(", ")}: unknown field`;
-    if (issue.code === "invalid_type" && issue.message.endsWith("received undefined"))
-      return `${path}: required`;
-    return `${path || "body"}: ${issue.message}`;
-  });
-  throw invalid(messages.join("; "));
-}
+export const rotateSecretBody = z
+  .strictObject({ secret: secretField.optional() })
+  .openapi("RotateSecretInput");

@@ -1,7 +1,9 @@
 // How the admin API shows the ledger: one view of a delivery row and one of a DLQ entry, shared by
-// every route that answers with them (and by the OpenAPI schema test that checks them).
+// every route that answers with them, typed by the schemas the API declares for them.
+import type { z } from "zod";
 import type { DeliveryRow } from "../domain/delivery.ts";
 import type { DlqEntry } from "../domain/dlq.ts";
+import type { Delivery, DlqEntry as DlqEntryView } from "./contract/ledger.ts";
 
 /** Header names that are credentials, not data: their values are masked in answers. */
 export const CREDENTIAL_HEADER =
@@ -12,11 +14,13 @@ export function iso(ms: number | undefined): string | undefined {
   return ms === undefined || !Number.isFinite(ms) ? undefined : new Date(ms).toISOString();
 }
 
-/** The states a delivery shows: its row's, with an attempt in flight shown as what it was before. */
-export const DELIVERY_VIEW_STATES = ["pending", "retrying", "delivered", "dead"] as const;
+/** An instant every record has (created, received…) as ISO 8601. */
+export function isoAt(ms: number): string {
+  return new Date(ms).toISOString();
+}
 
 /** A delivery's state with timestamps as ISO strings, and its DLQ id when it is dead. */
-export function deliveryView(row: DeliveryRow): Record<string, unknown> {
+export function deliveryView(row: DeliveryRow): z.infer<typeof Delivery> {
   // `sending` is an internal moment of an attempt; operators know it as still pending or retrying.
   const state = row.state === "sending" ? (row.attempts > 1 ? "retrying" : "pending") : row.state;
   return {
@@ -37,7 +41,7 @@ export function deliveryView(row: DeliveryRow): Record<string, unknown> {
 }
 
 /** A DLQ entry as the API shows it: ISO timestamps, never a body. */
-export function dlqEntryView(e: DlqEntry): Record<string, unknown> {
+export function dlqEntryView(e: DlqEntry): z.infer<typeof DlqEntryView> {
   return {
     id: e.id,
     direction: e.direction,
@@ -55,7 +59,7 @@ export function dlqEntryView(e: DlqEntry): Record<string, unknown> {
     attempts: e.attempts,
     first_attempt_at: iso(e.first_attempt_at),
     last_attempt_at: iso(e.last_attempt_at),
-    dead_at: iso(e.dead_at),
+    dead_at: isoAt(e.dead_at),
     replay_id: e.replay_id,
   };
 }

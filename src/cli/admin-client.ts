@@ -1,5 +1,9 @@
-// The CLI's view of the admin API: one authenticated JSON call, and the failures an operator can act
-// on (server unreachable, token refused, bad input) turned into clear messages and exit codes.
+// The CLI's way to the admin API: the @switchyard/client package (packages/client, compiled into this
+// package's build), with the failures an operator can act on (server unreachable, token refused, bad
+// input) turned into clear messages and exit codes.
+import { type SwitchyardClient, createSwitchyardClient } from "../../packages/client/src/client.ts";
+import { SwitchyardApiError, SwitchyardConnectionError } from "../../packages/client/src/errors.ts";
+import type { FetchLike } from "../../packages/client/src/retrying-fetch.ts";
 import { EXIT } from "./options.ts";
 
 export const DEFAULT_URL = "http://127.0.0.1:3000";
@@ -14,14 +18,7 @@ export class CliError extends Error {
   }
 }
 
-/** `?a=1&b=2` from the defined values of `params` (empty when none). */
-export function query(params: Record<string, string | number | undefined>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v));
-  const s = q.toString();
-  return s ? `?${s}` : "";
-}
-
+/** The fetch the CLI can be given (tests pass a fake one): a URL and an init, like the global fetch. */
 export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 
 export interface AdminClientOptions {
@@ -31,73 +28,69 @@ export interface AdminClientOptions {
   readonly timeoutMs?: number;
 }
 
-function apiMessage(body: unknown): string | undefined {
-  if (typeof body !== "object" || body === null) return undefined;
-  const error = (body as { error?: { code?: unknown; message?: unknown } }).error;
-  return typeof error?.message === "string" ? error.message : undefined;
+/** The client's requests sent through a `Fetch`. */
+function through(fetch: Fetch): FetchLike {
+  return async (request) => {
+    const body = request.method === "GET" || request.method === "HEAD" ? "" : await request.text();
+    return fetch(request.url, {
+      method: request.method,
+      headers: Object.fromEntries(request.headers),
+      signal: request.signal,
+      ...(body !== "" ? { body } : {}),
+    });
+  };
 }
 
 export class AdminClient {
   readonly url: string;
   private readonly token: string | undefined;
-  private readonly fetch: Fetch;
-  private readonly timeoutMs: number;
+  private readonly client: SwitchyardClient;
 
   constructor(opts: AdminClientOptions = {}) {
     this.url = (opts.url ?? DEFAULT_URL).replace(/\/+$/, "");
     this.token = opts.token === "" ? undefined : opts.token;
-    this.fetch = opts.fetch ?? fetch;
-    this.timeoutMs = opts.timeoutMs ?? 15_000;
+    this.client = createSwitchyardClient({
+      baseUrl: this.url,
+      ...(this.token !== undefined ? { token: this.token } : {}),
+      ...(opts.fetch ? { fetch: through(opts.fetch) } : {}),
+      timeoutMs: opts.timeoutMs ?? 15_000,
+      // An operator at a terminal waits a little for a gateway that says "not now", not minutes.
+      maxDelayMs: 5_000,
+    });
   }
 
-  /** Call `method path` and return the parsed JSON answer; throws CliError on any failure. */
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { accept: "application/json" };
-    if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`;
-    // The API refuses any write that does not declare JSON, body-less ones (DELETE, rotate-secret) too.
-    if (body !== undefined || !["GET", "HEAD"].includes(method.toUpperCase()))
-      headers["content-type"] = "application/json";
-    let res: Response;
+  /** Run `call` with the client; any failure becomes a CliError with its exit code. */
+  async run<T>(call: (client: SwitchyardClient) => Promise<T>): Promise<T> {
     try {
-      res = await this.fetch(`${this.url}${path}`, {
-        method,
-        headers,
-        signal: AbortSignal.timeout(this.timeoutMs),
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
+      return await call(this.client);
     } catch (err) {
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      const why = cause?.code ?? cause?.message ?? (err as Error).message;
-      throw new CliError(
-        `cannot reach the Switchyard admin API at ${this.url} (${why}). Is the gateway running? Set SWITCHYARD_URL to its address.`,
+      throw this.cliError(err);
+    }
+  }
+
+  private cliError(err: unknown): unknown {
+    if (err instanceof SwitchyardConnectionError)
+      return new CliError(
+        `cannot reach the Switchyard admin API at ${this.url} (${err.reason}). Is the gateway running? Set SWITCHYARD_URL to its address.`,
         EXIT.unavailable,
       );
-    }
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = text.length > 0 ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    if (res.ok) return json as T;
-    const detail = apiMessage(json) ?? (text.slice(0, 200) || res.statusText);
-    switch (res.status) {
+    if (!(err instanceof SwitchyardApiError)) return err;
+    switch (err.status) {
       case 401:
-        throw new CliError(
+        return new CliError(
           this.token === undefined
             ? "the admin API needs a token: set SWITCHYARD_ADMIN_TOKEN"
             : "the admin API refused the token in SWITCHYARD_ADMIN_TOKEN (401)",
           EXIT.noperm,
         );
       case 400:
-        throw new CliError(`invalid request: ${detail}`, EXIT.usage);
+        return new CliError(`invalid request: ${err.message}`, EXIT.usage);
       case 404:
-        throw new CliError(`not found: ${detail}`, EXIT.failure);
+        return new CliError(`not found: ${err.message}`, EXIT.failure);
       case 409:
-        throw new CliError(`refused: ${detail}`, EXIT.failure);
+        return new CliError(`refused: ${err.message}`, EXIT.failure);
       default:
-        throw new CliError(`the admin API answered ${res.status}: ${detail}`, EXIT.failure);
+        return new CliError(`the admin API answered ${err.status}: ${err.message}`, EXIT.failure);
     }
   }
 }

@@ -2,6 +2,7 @@
 // parsers (times, positive integers, the DLQ filters), so every command reads a flag the same way and
 // a typo fails with a clear message before anything talks to a server.
 import { type Command, InvalidArgumentError, Option } from "commander";
+import type { ErrorClass } from "../domain/error-class.ts";
 
 /** Exit codes (sysexits.h), so scripts can tell a usage error from an unreachable server. */
 export const EXIT = { ok: 0, failure: 1, usage: 64, unavailable: 69, noperm: 77, config: 78 } as const;
@@ -13,7 +14,7 @@ export interface DlqFilterArgs {
   readonly source?: string;
   readonly sink?: string;
   readonly endpoint?: string;
-  readonly error_class?: string;
+  readonly error_class?: ErrorClass;
   /** ISO 8601 (relative forms like `1h` are resolved at parse time). */
   readonly since?: string;
   readonly until?: string;
@@ -85,11 +86,12 @@ interface FilterOptions {
 
 /** The API's filter from the parsed options; ages become ISO instants against `now`. */
 export function filterOf(v: FilterOptions, now: number = Date.now()): DlqFilterArgs {
-  const out: Record<string, string> = {};
+  const out: { -readonly [K in keyof DlqFilterArgs]: DlqFilterArgs[K] } = {};
   if (v.source !== undefined) out.source = v.source;
   if (v.sink !== undefined) out.sink = v.sink;
   if (v.endpoint !== undefined) out.endpoint = v.endpoint;
-  if (v.errorClass !== undefined) out.error_class = v.errorClass;
+  // Commander has checked it against the choices.
+  if (v.errorClass !== undefined) out.error_class = v.errorClass as ErrorClass;
   if (v.since !== undefined) out.since = parseTime(v.since, "--since", now);
   if (v.until !== undefined) out.until = parseTime(v.until, "--until", now);
   return out;

@@ -27,6 +27,8 @@ import { REDIS_URL, deletePrefix, eventually } from "../support/test-gateway.ts"
 const PACK_INPUTS = [
   "src",
   "workers",
+  "packages/client/package.json",
+  "packages/client/src",
   "config",
   "scripts",
   "bin",
@@ -72,7 +74,8 @@ beforeAll(async () => {
   mkdirSync(checkout);
   for (const input of PACK_INPUTS) cpSync(join(ROOT, input), join(checkout, input), { recursive: true });
   symlinkSync(join(ROOT, "node_modules"), join(checkout, "node_modules"), "dir");
-  const packed = await run("npm", ["pack", "--pack-destination", dir], checkout);
+  // Packing builds (a full type-check and emit): minutes on a loaded machine.
+  const packed = await run("npm", ["pack", "--pack-destination", dir], checkout, 240_000);
   expect(packed.code, packed.out).toBe(0);
   tarball = join(dir, `switchyard-${pkg.version}.tgz`);
   packedFiles = (await run("tar", ["-tzf", tarball], dir)).out.trim().split("\n");
@@ -101,7 +104,7 @@ beforeAll(async () => {
       "",
     ].join("\n"),
   );
-}, 180_000);
+}, 330_000);
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");

@@ -282,6 +282,20 @@ it("an outbound event's attempts are children of the publish request's span, and
     "switchyard.result": "ok",
   });
   expect(parentIn(request?.headers.traceparent, caller.traceId)).toBe(attempt.spanId);
+  // A publish refused for its body (by the route's schema, before the handler) has its span too.
+  const refusedCaller = callerTrace();
+  const refused = await fetch(`${gw.url}/v1/events`, {
+    method: "POST",
+    headers: { ...auth, traceparent: refusedCaller.traceparent },
+    body: JSON.stringify({ type: "not a type", payload: 1 }),
+  });
+  expect(refused.status).toBe(400);
+  const [refusedSpan] = inTrace(
+    await otlp.waitFor((all) => inTrace(all, refusedCaller.traceId).length >= 1),
+    refusedCaller.traceId,
+  );
+  expect(refusedSpan).toMatchObject({ name: "POST /v1/events", parentSpanId: refusedCaller.spanId });
+  expect(refusedSpan!.attributes["http.response.status_code"]).toBe(400);
   await eventually(async () => {
     const rows = await fetch(`${gw.url}/v1/events/evt_trace_1/deliveries`, { headers: auth });
     const { data } = (await rows.json()) as { data: { state: string }[] };

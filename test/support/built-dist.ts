@@ -13,6 +13,8 @@ export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const INPUTS = [
   "src",
   "workers",
+  // The CLI's admin client, compiled into the build.
+  "packages/client/src",
   "config",
   "scripts",
   "tsconfig.json",

@@ -2,11 +2,14 @@
 // breakers are both shared in Redis and read from there on each request: every configured sink is
 // listed, and only the endpoints whose breaker is not closed.
 import { Hono, type MiddlewareHandler } from "hono";
+import type { z } from "zod";
 import type { BreakerView } from "../../delivery/shared-breaker.ts";
 import type { Endpoint } from "../../domain/endpoint.ts";
 import { maskUserinfo } from "../../domain/masked-url.ts";
 import type { EndpointStore } from "../../store/endpoint-store.ts";
 import type { AdminEnv } from "../admin-auth.ts";
+import { type EndpointBreaker, type SinkBreaker, listBreakers } from "../contract/breakers.ts";
+import { apiGroup } from "../route-group.ts";
 import { iso } from "../views.ts";
 
 export interface BreakerRouteDeps {
@@ -23,7 +26,7 @@ export const MAX_ENDPOINTS_CHECKED = 10_000;
 const PAGE = 500;
 
 /** A sink's shared breaker. */
-export function sinkBreakerView(sink: string, view: BreakerView): Record<string, unknown> {
+export function sinkBreakerView(sink: string, view: BreakerView): z.infer<typeof SinkBreaker> {
   return {
     sink,
     state: view.state,
@@ -36,7 +39,7 @@ export function sinkBreakerView(sink: string, view: BreakerView): Record<string,
 export function endpointBreakerView(
   e: Pick<Endpoint, "id" | "tenant" | "url">,
   view: BreakerView,
-): Record<string, unknown> {
+): z.infer<typeof EndpointBreaker> {
   return {
     endpoint: e.id,
     tenant: e.tenant ?? null,
@@ -50,8 +53,8 @@ export function endpointBreakerView(
 async function endpointViews(
   deps: BreakerRouteDeps,
   tenant: string | undefined,
-): Promise<{ tripped: Record<string, unknown>[]; checked: number; truncated: boolean }> {
-  const tripped: Record<string, unknown>[] = [];
+): Promise<{ tripped: z.infer<typeof EndpointBreaker>[]; checked: number; truncated: boolean }> {
+  const tripped: z.infer<typeof EndpointBreaker>[] = [];
   let checked = 0;
   let cursor: string | undefined;
   do {
@@ -71,9 +74,9 @@ async function endpointViews(
 }
 
 export function breakerRoutes(deps: BreakerRouteDeps): Hono {
-  const app = new Hono<AdminEnv>();
+  const app = apiGroup<AdminEnv>();
 
-  app.get("/v1/breakers", deps.auth, async (c) => {
+  app.openapi({ ...listBreakers, middleware: [deps.auth] as const }, async (c) => {
     const tenant = c.get("principal").tenant;
     // Sinks serve every tenant: a tenant-bound token sees only its own endpoints.
     const [sinks, endpoints] = await Promise.all([
@@ -82,12 +85,15 @@ export function breakerRoutes(deps: BreakerRouteDeps): Hono {
         : [],
       endpointViews(deps, tenant),
     ]);
-    return c.json({
-      sinks,
-      endpoints: endpoints.tripped,
-      endpoints_checked: endpoints.checked,
-      endpoints_truncated: endpoints.truncated,
-    });
+    return c.json(
+      {
+        sinks,
+        endpoints: endpoints.tripped,
+        endpoints_checked: endpoints.checked,
+        endpoints_truncated: endpoints.truncated,
+      },
+      200,
+    );
   });
 
   // Mounted on a plain app so it sits beside the public routes in createApp.

@@ -10,6 +10,8 @@ import type { HookRecord } from "../../domain/hook.ts";
 import type { HookStore } from "../../store/hook-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
+import { getClaim } from "../contract/ledger.ts";
+import { apiGroup } from "../route-group.ts";
 
 export interface ClaimRouteDeps {
   readonly hooks: HookStore;
@@ -23,7 +25,7 @@ export interface ClaimRouteDeps {
 export const SHA256_HEADER = "x-switchyard-sha256";
 
 export function claimRoutes(deps: ClaimRouteDeps): Hono {
-  const app = new Hono<AdminEnv>();
+  const app = apiGroup<AdminEnv>();
   // A valid signature grants its one id to anyone holding the URL; without one, an admin token.
   const signedOrAdmin: MiddlewareHandler<AdminEnv> = async (c, next) => {
     if (deps.signer.verify(c.req.param("id") ?? "", c.req.query("exp"), c.req.query("sig"))) {
@@ -34,7 +36,7 @@ export function claimRoutes(deps: ClaimRouteDeps): Hono {
     await deps.auth(c, next);
   };
 
-  app.get("/v1/claims/:id", signedOrAdmin, async (c) => {
+  app.openapi({ ...getClaim, middleware: [signedOrAdmin] as const }, async (c) => {
     const id = c.req.param("id");
     // One answer for malformed, unknown, expired and other tenants' ids, so none of them leaks.
     const notFound = new ApiError(404, "not_found", "no such claim");

@@ -3,6 +3,7 @@
 // health. What a tenant's developers look at to see why their endpoint is failing; tenant-scoped like
 // every /v1 route (another tenant's delivery or endpoint answers 404).
 import { Hono, type MiddlewareHandler } from "hono";
+import type { z } from "zod";
 import type { Attempt } from "../../domain/attempt.ts";
 import type { DeliveryRow } from "../../domain/delivery.ts";
 import type { Endpoint } from "../../domain/endpoint.ts";
@@ -15,8 +16,17 @@ import type { EndpointStatsStore } from "../../store/endpoint-stats.ts";
 import type { EndpointStore } from "../../store/endpoint-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
+import {
+  type Attempt as AttemptView,
+  type DeliveryListed,
+  getDelivery,
+  getEndpointStats,
+  listEndpointDeliveries,
+} from "../contract/deliveries.ts";
+import { DELIVERY_VIEW_STATES } from "../contract/ledger.ts";
 import { decodeCursor, encodeCursor, parseInstant, parseLimit } from "../filters.ts";
-import { DELIVERY_VIEW_STATES, deliveryView, iso } from "../views.ts";
+import { apiGroup } from "../route-group.ts";
+import { deliveryView, iso, isoAt } from "../views.ts";
 
 export interface DeliveryRouteDeps {
   readonly ledger: Pick<DeliveryStore, "getWithAttempts" | "getMany">;
@@ -27,12 +37,14 @@ export interface DeliveryRouteDeps {
   readonly auth: MiddlewareHandler<AdminEnv>;
 }
 
+type DeliveryFields = ReturnType<typeof deliveryView>;
+
 const invalid = (message: string): ApiError => new ApiError(400, "invalid_request", message);
 
 /** One attempt as the API shows it. */
-export function attemptView(a: Attempt): Record<string, unknown> {
+export function attemptView(a: Attempt): z.infer<typeof AttemptView> {
   return {
-    at: iso(a.at),
+    at: isoAt(a.at),
     duration_ms: a.durationMs,
     status_code: a.statusCode,
     error_class: a.errorClass,
@@ -43,10 +55,12 @@ export function attemptView(a: Attempt): Record<string, unknown> {
 }
 
 /** Where a delivery goes and what it delivers, in either direction. */
-function directionView(row: DeliveryRow): Record<string, unknown> {
+function directionView(row: DeliveryRow): Omit<z.infer<typeof DeliveryListed>, keyof DeliveryFields> {
+  const common = { id: row.id, created_at: isoAt(row.createdAt) };
   return row.target.kind === "sink"
-    ? { direction: "inbound", target: row.target.name, hook_id: row.parentId, source: row.source }
+    ? { ...common, direction: "inbound", target: row.target.name, hook_id: row.parentId, source: row.source }
     : {
+        ...common,
         direction: "outbound",
         target: row.target.id,
         event_id: eventIdOf(row.parentId),
@@ -62,7 +76,7 @@ function parseState(value: string | undefined): ListedState | undefined {
 }
 
 export function deliveryRoutes(deps: DeliveryRouteDeps): Hono {
-  const app = new Hono<AdminEnv>();
+  const app = apiGroup<AdminEnv>();
 
   const visibleEndpoint = async (id: string, tenant: string | undefined): Promise<Endpoint> => {
     const endpoint = isId("ep", id) ? await deps.endpoints.get(id) : undefined;
@@ -71,25 +85,26 @@ export function deliveryRoutes(deps: DeliveryRouteDeps): Hono {
     return endpoint;
   };
 
-  app.get("/v1/deliveries/:id", deps.auth, async (c) => {
+  app.openapi({ ...getDelivery, middleware: [deps.auth] as const }, async (c) => {
     const id = c.req.param("id");
     const found = isId("dl", id) ? await deps.ledger.getWithAttempts(id) : undefined;
     // Another tenant's delivery answers exactly like a missing one.
     if (!found || !canSee(c.get("principal"), found.row.tenant))
       throw new ApiError(404, "not_found", "no such delivery");
     const { row, attempts } = found;
-    return c.json({
-      id: row.id,
-      ...directionView(row),
-      tenant: row.tenant,
-      created_at: iso(row.createdAt),
-      ...deliveryView(row),
-      attempt_count: row.attempts,
-      attempts: attempts.map(attemptView),
-    });
+    return c.json(
+      {
+        ...directionView(row),
+        tenant: row.tenant,
+        ...deliveryView(row),
+        attempt_count: row.attempts,
+        attempts: attempts.map(attemptView),
+      },
+      200,
+    );
   });
 
-  app.get("/v1/endpoints/:id/deliveries", deps.auth, async (c) => {
+  app.openapi({ ...listEndpointDeliveries, middleware: [deps.auth] as const }, async (c) => {
     const endpoint = await visibleEndpoint(c.req.param("id"), c.get("principal").tenant);
     const q = c.req.query();
     const state = parseState(q.state);
@@ -99,34 +114,35 @@ export function deliveryRoutes(deps: DeliveryRouteDeps): Hono {
       ...(q.since !== undefined && q.since !== "" ? { since: parseInstant(q.since, "since") } : {}),
       ...(q.cursor !== undefined && q.cursor !== "" ? { after: decodeCursor(q.cursor) } : {}),
     });
-    return c.json({
-      data: page.rows.map((row) => ({
-        id: row.id,
-        ...directionView(row),
-        created_at: iso(row.createdAt),
-        ...deliveryView(row),
-      })),
-      next_cursor: page.next === undefined ? null : encodeCursor(page.next),
-    });
+    return c.json(
+      {
+        data: page.rows.map((row) => ({ ...directionView(row), ...deliveryView(row) })),
+        next_cursor: page.next === undefined ? null : encodeCursor(page.next),
+      },
+      200,
+    );
   });
 
-  app.get("/v1/endpoints/:id/stats", deps.auth, async (c) => {
+  app.openapi({ ...getEndpointStats, middleware: [deps.auth] as const }, async (c) => {
     const endpoint = await visibleEndpoint(c.req.param("id"), c.get("principal").tenant);
     const [stats, breaker] = await Promise.all([
       deps.stats.read(endpoint.id),
       deps.endpointBreaker(endpoint.id),
     ]);
-    return c.json({
-      endpoint_id: endpoint.id,
-      last_hour: stats.last_hour,
-      last_day: stats.last_day,
-      last_status: stats.last_status,
-      last_attempt_at: iso(stats.last_attempt_at ?? undefined) ?? null,
-      breaker: { state: breaker.state, open_until: iso(breaker.openUntil ?? undefined) ?? null },
-      disabled: endpoint.disabled,
-      disabled_reason: endpoint.disabled_reason ?? null,
-      failing_since: iso(endpoint.failing_since) ?? null,
-    });
+    return c.json(
+      {
+        endpoint_id: endpoint.id,
+        last_hour: stats.last_hour,
+        last_day: stats.last_day,
+        last_status: stats.last_status,
+        last_attempt_at: iso(stats.last_attempt_at ?? undefined) ?? null,
+        breaker: { state: breaker.state, open_until: iso(breaker.openUntil ?? undefined) ?? null },
+        disabled: endpoint.disabled,
+        disabled_reason: endpoint.disabled_reason ?? null,
+        failing_since: iso(endpoint.failing_since) ?? null,
+      },
+      200,
+    );
   });
 
   // Mounted on a plain app so it sits beside the public routes in createApp.

@@ -7,6 +7,8 @@ import type { DeliveryStore } from "../../store/delivery-store.ts";
 import type { DlqStore } from "../../store/dlq-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
+import { deleteDlqEntry, listDlq } from "../contract/ledger.ts";
+import { apiGroup } from "../route-group.ts";
 import { decodeCursor, encodeCursor, parseFilter, parseLimit } from "../filters.ts";
 import { dlqEntryView } from "../views.ts";
 
@@ -18,9 +20,9 @@ export interface DlqRouteDeps {
 }
 
 export function dlqRoutes(deps: DlqRouteDeps): Hono {
-  const app = new Hono<AdminEnv>();
+  const app = apiGroup<AdminEnv>();
 
-  app.get("/v1/dlq", deps.auth, async (c) => {
+  app.openapi({ ...listDlq, middleware: [deps.auth] as const }, async (c) => {
     const q = c.req.query();
     const filter = parseFilter(q);
     const limit = parseLimit(q.limit);
@@ -32,13 +34,13 @@ export function dlqRoutes(deps: DlqRouteDeps): Hono {
       limit,
       after,
     });
-    return c.json({
-      data: page.entries.map(dlqEntryView),
-      next_cursor: page.next ? encodeCursor(page.next) : null,
-    });
+    return c.json(
+      { data: page.entries.map(dlqEntryView), next_cursor: page.next ? encodeCursor(page.next) : null },
+      200,
+    );
   });
 
-  app.delete("/v1/dlq/:id", deps.auth, async (c) => {
+  app.openapi({ ...deleteDlqEntry, middleware: [deps.auth] as const }, async (c) => {
     const id = parseDlqId(c.req.param("id"));
     const row = id ? await deps.ledger.get(id) : undefined;
     // Another tenant's entry answers exactly like a missing one, so ids do not leak.

@@ -2,6 +2,7 @@
 // their signing secrets. A tenant-bound token works only on its tenant's endpoints (others answer 404, like
 // every /v1 route); a secret is shown once, in the answer that made it, and never again.
 import { Hono, type MiddlewareHandler } from "hono";
+import type { z } from "zod";
 import { type Endpoint, secretProblem } from "../../domain/endpoint.ts";
 import { undeclaredPatterns } from "../../domain/event-catalog.ts";
 import { isId } from "../../domain/ids.ts";
@@ -12,15 +13,21 @@ import { EndpointLimitReached, type EndpointStore } from "../../store/endpoint-s
 import type { EventCatalogStore } from "../../store/event-catalog-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
+import type { Endpoint as EndpointSchema } from "../contract/endpoints.ts";
 import {
-  REDACTED,
-  createEndpointBody,
-  patchEndpointBody,
-  readBody,
-  rotateSecretBody,
-} from "../endpoint-body.ts";
+  type EndpointWithSecret,
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  listEndpoints,
+  patchEndpoint,
+  rotateEndpointSecret,
+} from "../contract/endpoints.ts";
+import { REDACTED } from "../endpoint-body.ts";
 import { parseLimit } from "../filters.ts";
-import { CREDENTIAL_HEADER, iso } from "../views.ts";
+import { ENDPOINT_BODY_MAX_BYTES } from "../read-body.ts";
+import { apiGroup, cappedJson } from "../route-group.ts";
+import { CREDENTIAL_HEADER, iso, isoAt } from "../views.ts";
 
 export interface EndpointRouteDeps {
   readonly endpoints: EndpointStore;
@@ -39,11 +46,11 @@ const invalid = (message: string): ApiError => new ApiError(400, "invalid_reques
 const notFound = (): ApiError => new ApiError(404, "not_found", "no such endpoint");
 
 /** An endpoint as the API shows it: no secrets, ISO timestamps, credential header values and URL password masked. */
-export function endpointView(e: Endpoint): Record<string, unknown> {
+export function endpointView(e: Endpoint): z.infer<typeof EndpointSchema> {
   return {
     id: e.id,
     url: maskUserinfo(e.url),
-    event_types: e.event_types,
+    event_types: [...e.event_types],
     tenant: e.tenant,
     headers: Object.fromEntries(
       Object.entries(e.headers).map(([k, v]) => [k, CREDENTIAL_HEADER.test(k) ? REDACTED : v]),
@@ -55,14 +62,17 @@ export function endpointView(e: Endpoint): Record<string, unknown> {
     disabled_at: iso(e.disabled_at),
     description: e.description,
     version: e.version,
-    created_at: iso(e.created_at),
-    updated_at: iso(e.updated_at),
+    created_at: isoAt(e.created_at),
+    updated_at: isoAt(e.updated_at),
     failing_since: iso(e.failing_since),
   };
 }
 
 /** The view plus the secret: only for the answer that created or rotated it. */
-const withSecret = (e: Endpoint): Record<string, unknown> => ({ ...endpointView(e), secret: e.secret });
+const withSecret = (e: Endpoint): z.infer<typeof EndpointWithSecret> => ({
+  ...endpointView(e),
+  secret: e.secret,
+});
 
 export function encodeEndpointCursor(id: string): string {
   return Buffer.from(id, "utf8").toString("base64url");
@@ -80,7 +90,8 @@ function checkSecret(secret: string): void {
 }
 
 export function endpointRoutes(deps: EndpointRouteDeps): Hono {
-  const app = new Hono<AdminEnv>();
+  const app = apiGroup<AdminEnv>();
+  const body = cappedJson<AdminEnv>(ENDPOINT_BODY_MAX_BYTES);
 
   /**
    * Normalize the URL and refuse internal destinations; answers 400 with the guard's public reason (what
@@ -111,8 +122,8 @@ export function endpointRoutes(deps: EndpointRouteDeps): Hono {
     return endpoint;
   };
 
-  app.post("/v1/endpoints", deps.auth, async (c) => {
-    const body = await readBody(c.req.raw, createEndpointBody);
+  app.openapi({ ...createEndpoint, middleware: [deps.auth, body] as const }, async (c) => {
+    const body = c.req.valid("json");
     const bound = c.get("principal").tenant;
     if (bound !== undefined && body.tenant !== undefined && body.tenant !== bound)
       throw invalid("tenant: this token can only create endpoints of its own tenant");
@@ -126,7 +137,7 @@ export function endpointRoutes(deps: EndpointRouteDeps): Hono {
         ...(tenant !== undefined ? { tenant } : {}),
       });
       const warnings = undeclaredPatterns(endpoint.event_types, await deps.catalog.names()).map((type) => ({
-        code: "undeclared_event_type",
+        code: "undeclared_event_type" as const,
         event_type: type,
         message: type.endsWith(".*")
           ? `no event type in the catalog matches "${type}"`
@@ -139,7 +150,7 @@ export function endpointRoutes(deps: EndpointRouteDeps): Hono {
     }
   });
 
-  app.get("/v1/endpoints", deps.auth, async (c) => {
+  app.openapi({ ...listEndpoints, middleware: [deps.auth] as const }, async (c) => {
     const q = c.req.query();
     const bound = c.get("principal").tenant;
     if (q.tenant !== undefined && q.tenant !== "" && bound !== undefined && q.tenant !== bound)
@@ -150,37 +161,41 @@ export function endpointRoutes(deps: EndpointRouteDeps): Hono {
       ...(tenant !== undefined ? { tenant } : {}),
       ...(q.cursor !== undefined && q.cursor !== "" ? { cursor: decodeEndpointCursor(q.cursor) } : {}),
     });
-    return c.json({
-      data: page.endpoints.map(endpointView),
-      next_cursor: page.next === undefined ? null : encodeEndpointCursor(page.next),
-    });
+    return c.json(
+      {
+        data: page.endpoints.map(endpointView),
+        next_cursor: page.next === undefined ? null : encodeEndpointCursor(page.next),
+      },
+      200,
+    );
   });
 
-  app.get("/v1/endpoints/:id", deps.auth, async (c) => {
-    return c.json(endpointView(await visible(c.req.param("id"), c.get("principal").tenant)));
+  app.openapi({ ...getEndpoint, middleware: [deps.auth] as const }, async (c) => {
+    return c.json(endpointView(await visible(c.req.param("id"), c.get("principal").tenant)), 200);
   });
 
-  app.patch("/v1/endpoints/:id", deps.auth, async (c) => {
+  app.openapi({ ...patchEndpoint, middleware: [deps.auth, body] as const }, async (c) => {
     const current = await visible(c.req.param("id"), c.get("principal").tenant);
-    const { tenant, url, ...rest } = await readBody(c.req.raw, patchEndpointBody);
+    const { tenant, url, ...rest } = c.req.valid("json");
     if (tenant !== undefined) throw invalid("tenant: cannot be changed; create a new endpoint instead");
     const updated = await deps.endpoints.update(current.id, {
       ...rest,
       ...(url !== undefined ? { url: await vetUrl(url) } : {}),
     });
     if (!updated) throw notFound();
-    return c.json(endpointView(updated));
+    return c.json(endpointView(updated), 200);
   });
 
-  app.delete("/v1/endpoints/:id", deps.auth, async (c) => {
+  app.openapi({ ...deleteEndpoint, middleware: [deps.auth] as const }, async (c) => {
     const current = await visible(c.req.param("id"), c.get("principal").tenant);
     if (!(await deps.endpoints.delete(current.id))) throw notFound();
     return c.body(null, 204);
   });
 
-  app.post("/v1/endpoints/:id/rotate-secret", deps.auth, async (c) => {
+  const optionalBody = cappedJson<AdminEnv>(ENDPOINT_BODY_MAX_BYTES, { emptyIsObject: true });
+  app.openapi({ ...rotateEndpointSecret, middleware: [deps.auth, optionalBody] as const }, async (c) => {
     const current = await visible(c.req.param("id"), c.get("principal").tenant);
-    const { secret } = await readBody(c.req.raw, rotateSecretBody, true);
+    const { secret } = c.req.valid("json");
     if (secret !== undefined) {
       checkSecret(secret);
       if (secret === current.secret) throw invalid("secret: is the current secret");
@@ -194,7 +209,7 @@ export function endpointRoutes(deps: EndpointRouteDeps): Hono {
       throw err;
     }
     if (!rotated) throw notFound();
-    return c.json(withSecret(rotated));
+    return c.json(withSecret(rotated), 200);
   });
 
   // Mounted on a plain app so it sits beside the public routes in createApp.

@@ -2,12 +2,14 @@
 // with their meaning, schema and example. Any token reads it (every tenant's developers pick from it);
 // only a token bound to no tenant declares types, since the catalog is the whole deployment's.
 import { Hono, type MiddlewareHandler } from "hono";
-import { eventTypeSchema } from "../../config/event-type-schema.ts";
+import type { z } from "zod";
 import type { CatalogEntry } from "../../domain/event-catalog.ts";
 import type { EventCatalogStore } from "../../store/event-catalog-store.ts";
 import type { AdminEnv } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
-import { readBody } from "../endpoint-body.ts";
+import { type EventType, declareEventType, listEventTypes } from "../contract/event-types.ts";
+import { ENDPOINT_BODY_MAX_BYTES } from "../read-body.ts";
+import { apiGroup, cappedJson } from "../route-group.ts";
 import { iso } from "../views.ts";
 
 export interface EventTypeRouteDeps {
@@ -16,7 +18,7 @@ export interface EventTypeRouteDeps {
 }
 
 /** A catalog entry as the API shows it. */
-export function eventTypeView(t: CatalogEntry): Record<string, unknown> {
+export function eventTypeView(t: CatalogEntry): z.infer<typeof EventType> {
   return {
     name: t.name,
     description: t.description,
@@ -28,24 +30,28 @@ export function eventTypeView(t: CatalogEntry): Record<string, unknown> {
 }
 
 export function eventTypeRoutes(deps: EventTypeRouteDeps): Hono {
-  const app = new Hono<AdminEnv>();
+  const app = apiGroup<AdminEnv>();
 
-  app.get("/v1/event-types", deps.auth, async (c) => {
-    return c.json({ data: (await deps.catalog.list()).map(eventTypeView) });
+  app.openapi({ ...listEventTypes, middleware: [deps.auth] as const }, async (c) => {
+    return c.json({ data: (await deps.catalog.list()).map(eventTypeView) }, 200);
   });
 
-  app.post("/v1/event-types", deps.auth, async (c) => {
+  // The tenant check comes before the body is read: a tenant-bound token learns nothing from its body.
+  const unscoped: MiddlewareHandler<AdminEnv> = async (c, next) => {
     if (c.get("principal").tenant !== undefined)
       throw new ApiError(403, "forbidden", "only a token bound to no tenant declares event types");
-    const body = await readBody(c.req.raw, eventTypeSchema);
-    const declared = { ...body, schema: body.schema, example: body.example };
+    await next();
+  };
+  const body = cappedJson<AdminEnv>(ENDPOINT_BODY_MAX_BYTES);
+  app.openapi({ ...declareEventType, middleware: [deps.auth, unscoped, body] as const }, async (c) => {
+    const declared = c.req.valid("json");
     const now = Date.now();
     switch (await deps.catalog.put(declared, now)) {
       case "configured":
         throw new ApiError(
           409,
           "conflict",
-          `event type "${body.name}" is declared in config (outbound.event_types)`,
+          `event type "${declared.name}" is declared in config (outbound.event_types)`,
         );
       case "full":
         throw new ApiError(409, "conflict", "the event catalog holds as many API-declared types as it may");

@@ -10,12 +10,14 @@ import {
   type PublishResult,
   publishEvent,
 } from "../../fanout/publish-event.ts";
-import type { Tracing } from "../../observability/tracing.ts";
+import type { RequestSpan, Tracing } from "../../observability/tracing.ts";
 import type { EventStore } from "../../store/event-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
-import { EVENT_ENVELOPE_BYTES, readJsonCapped } from "../read-body.ts";
-import { deliveryView, iso } from "../views.ts";
+import { getEvent, listEventDeliveries, publishEvent as publishRoute } from "../contract/events.ts";
+import { EVENT_ENVELOPE_BYTES } from "../read-body.ts";
+import { apiGroup, cappedJson } from "../route-group.ts";
+import { deliveryView, isoAt } from "../views.ts";
 
 export interface EventRouteDeps extends PublishDeps {
   readonly store: Pick<EventStore, "get" | "rows">;
@@ -25,15 +27,16 @@ export interface EventRouteDeps extends PublishDeps {
 }
 
 export function eventRoutes(deps: EventRouteDeps): Hono {
-  const app = new Hono<AdminEnv>();
+  const app = apiGroup<AdminEnv>();
+  // Read within the payload's cap and an envelope.
+  const body = cappedJson<AdminEnv>(deps.maxPayloadBytes + EVENT_ENVELOPE_BYTES);
 
-  /** Read (within the payload's cap and an envelope), parse, publish, and map a refusal to its answer. */
+  /** Publish, and map a refusal to its answer. */
   const publish = async (
-    req: Request,
+    body: unknown,
     tenant: string | undefined,
     traceparent: string | undefined,
   ): Promise<PublishResult> => {
-    const body = await readJsonCapped(req, deps.maxPayloadBytes + EVENT_ENVELOPE_BYTES);
     try {
       return await publishEvent(deps, body, tenant, traceparent);
     } catch (err) {
@@ -49,12 +52,23 @@ export function eventRoutes(deps: EventRouteDeps): Hono {
     }
   };
 
-  app.post("/v1/events", deps.auth, async (c) => {
+  // The publish's server span starts before its body is read and validated, so a refused body has one too;
+  // the handler takes it over, and a span it never took is ended here with the answer's status.
+  const spans = new WeakMap<Request, RequestSpan>();
+  const traced: MiddlewareHandler<AdminEnv> = async (c, next) => {
     const span = deps.tracing.startRequest("POST /v1/events", c.req.raw.headers);
+    if (span) spans.set(c.req.raw, span);
+    await next();
+    if (spans.get(c.req.raw) === span) span?.end(c.res.status);
+  };
+
+  app.openapi({ ...publishRoute, middleware: [deps.auth, traced, body] as const }, async (c) => {
+    const span = spans.get(c.req.raw);
+    spans.delete(c.req.raw);
     try {
-      const result = await publish(c.req.raw, c.get("principal").tenant, span?.traceparent);
+      const result = await publish(c.req.valid("json"), c.get("principal").tenant, span?.traceparent);
       span?.end(202, { event_id: result.event_id });
-      return c.json(result, 202);
+      return c.json({ ...result, results: [...result.results] }, 202);
     } catch (err) {
       span?.end(err instanceof ApiError ? err.status : 500);
       throw err;
@@ -76,26 +90,32 @@ export function eventRoutes(deps: EventRouteDeps): Hono {
   const visibleOf = (c: Context<AdminEnv>) =>
     visible(c.req.param("id") ?? "", c.get("principal").tenant, c.req.query("tenant"));
 
-  app.get("/v1/events/:id", deps.auth, async (c) => {
+  app.openapi({ ...getEvent, middleware: [deps.auth] as const }, async (c) => {
     const event = await visibleOf(c);
-    return c.json({
-      id: event.id,
-      type: event.type,
-      tenant: event.tenant,
-      created_at: iso(event.createdAt),
-      payload: JSON.parse(event.payload.toString("utf8")) as unknown,
-    });
+    return c.json(
+      {
+        id: event.id,
+        type: event.type,
+        tenant: event.tenant,
+        created_at: isoAt(event.createdAt),
+        payload: JSON.parse(event.payload.toString("utf8")) as unknown,
+      },
+      200,
+    );
   });
 
-  app.get("/v1/events/:id/deliveries", deps.auth, async (c) => {
+  app.openapi({ ...listEventDeliveries, middleware: [deps.auth] as const }, async (c) => {
     const event = await visibleOf(c);
     const rows = await deps.store.rows(event.tenant, event.id);
-    return c.json({
-      data: rows.map((row) => ({
-        endpoint_id: row.target.kind === "endpoint" ? row.target.id : undefined,
-        ...deliveryView(row),
-      })),
-    });
+    return c.json(
+      {
+        data: rows.map((row) => ({
+          endpoint_id: row.target.kind === "endpoint" ? row.target.id : undefined,
+          ...deliveryView(row),
+        })),
+      },
+      200,
+    );
   });
 
   // Mounted on a plain app so it sits beside the public routes in createApp.

@@ -5,16 +5,16 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
-import { NAME } from "../../config/schema.ts";
 import type { PortalSessionStore } from "../../store/portal-session-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
+import { PORTAL_DEFAULT_TTL_S, PORTAL_MAX_TTL_S, createPortalSession } from "../contract/portal.ts";
 import { PORTAL_COOKIE, PORTAL_PATH } from "../portal-auth.ts";
 import { readJsonCapped } from "../read-body.ts";
+import { apiGroup, cappedJson } from "../route-group.ts";
 import { type SitePolicy, guardWrite } from "../write-guard.ts";
 
-export const PORTAL_DEFAULT_TTL_S = 3600;
-export const PORTAL_MAX_TTL_S = 7 * 86_400;
+export { PORTAL_DEFAULT_TTL_S, PORTAL_MAX_TTL_S };
 const BODY_MAX_BYTES = 4096;
 
 export interface PortalSessionRouteDeps {
@@ -26,11 +26,6 @@ export interface PortalSessionRouteDeps {
   readonly publicUrl: string | undefined;
 }
 
-const mintBody = z.strictObject({
-  tenant: z.string().regex(NAME, "must match [A-Za-z0-9_-]{1,64}"),
-  ttl_s: z.number().int().min(60).max(PORTAL_MAX_TTL_S).default(PORTAL_DEFAULT_TTL_S),
-  read_only: z.boolean().default(false),
-});
 const exchangeBody = z.strictObject({ token: z.string().max(200) });
 
 async function parse<T>(req: Request, schema: z.ZodType<T>): Promise<T> {
@@ -44,12 +39,18 @@ async function parse<T>(req: Request, schema: z.ZodType<T>): Promise<T> {
   );
 }
 
-/** POST /v1/portal/sessions: an admin mints a link. */
+/** POST /v1/portal/sessions: an admin mints a link (declared in contract/portal.ts). */
 export function portalLinkRoutes(deps: Omit<PortalSessionRouteDeps, "sites">): Hono {
-  const app = new Hono<AdminEnv>();
+  const app = apiGroup<AdminEnv>();
+  const capped = cappedJson<AdminEnv>(BODY_MAX_BYTES);
 
-  app.post("/v1/portal/sessions", deps.auth, async (c) => {
-    const body = await parse(c.req.raw, mintBody);
+  app.openapi({ ...createPortalSession, middleware: [deps.auth, capped] as const }, async (c) => {
+    const input = c.req.valid("json");
+    const body = {
+      tenant: input.tenant,
+      ttl_s: input.ttl_s ?? PORTAL_DEFAULT_TTL_S,
+      read_only: input.read_only ?? false,
+    };
     // Like any tenant-bound token's view of another tenant: as if it did not exist.
     if (!canSee(c.get("principal"), body.tenant)) throw new ApiError(404, "not_found", "no such tenant");
     const expiresAt = Date.now() + body.ttl_s * 1000;
@@ -74,7 +75,10 @@ export function portalLinkRoutes(deps: Omit<PortalSessionRouteDeps, "sites">): H
   return new Hono().route("/", app);
 }
 
-/** /portal/session: the page trades a link's token for the session cookie (POST), or signs out (DELETE). */
+/**
+ * /portal/session: the page trades a link's token for the session cookie (POST), or signs out (DELETE).
+ * A browser page's exchange, not JSON API: not in /openapi.json (the conformance test skips /portal).
+ */
 export function portalCookieRoutes(deps: Omit<PortalSessionRouteDeps, "auth">): Hono {
   const app = new Hono();
   const secure = deps.publicUrl !== undefined && new URL(deps.publicUrl).protocol === "https:";

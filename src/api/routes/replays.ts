@@ -1,15 +1,9 @@
 // POST/GET/PATCH /v1/replays: create a replay of dead deliveries, list them, and watch or steer one. The work is
 // done by the replay runners (recovery role); this route only writes the durable record and its job.
 import { Hono, type MiddlewareHandler } from "hono";
-import { z } from "zod";
+import type { z } from "zod";
 import { type ReplayId, isId } from "../../domain/ids.ts";
-import {
-  DEFAULT_RATE_PER_S,
-  MAX_RATE_PER_S,
-  MAX_REPLAY_IDS,
-  REPLAY_STATES,
-  type ReplayFilter,
-} from "../../domain/replay.ts";
+import { REPLAY_STATES, type ReplayFilter } from "../../domain/replay.ts";
 import {
   type CreateReplayDeps,
   TooManyReplays,
@@ -19,87 +13,65 @@ import {
 import type { ReplayRecord } from "../../store/replay-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
 import { ApiError } from "../api-error.ts";
+import {
+  type Replay,
+  createReplay as createReplayRoute,
+  getReplay,
+  listReplays,
+  patchReplay,
+} from "../contract/replays.ts";
 import { parseFilter, parseLimit } from "../filters.ts";
-import { REPLAY_BODY_MAX_BYTES, readJsonCapped } from "../read-body.ts";
-import { iso } from "../views.ts";
+import { REPLAY_BODY_MAX_BYTES } from "../read-body.ts";
+import { apiGroup, cappedJson } from "../route-group.ts";
+import { iso, isoAt } from "../views.ts";
 
 export interface ReplayRouteDeps extends CreateReplayDeps {
   readonly auth: MiddlewareHandler<AdminEnv>;
 }
 
-const instant = z.union([z.string(), z.number()]);
-const createBody = z
-  .object({
-    filter: z
-      .object({
-        source: z.string().optional(),
-        sink: z.string().optional(),
-        endpoint: z.string().optional(),
-        error_class: z.string().optional(),
-        since: instant.optional(),
-        until: instant.optional(),
-        ids: z.array(z.string().max(200)).min(1).max(MAX_REPLAY_IDS).optional(),
-      })
-      .strict()
-      .default({}),
-    rate_per_s: z.number().int().positive().max(MAX_RATE_PER_S).default(DEFAULT_RATE_PER_S),
-  })
-  .strict();
-
-const patchBody = z.object({ state: z.enum(["running", "paused", "cancelled"]) }).strict();
-
 const invalid = (message: string): ApiError => new ApiError(400, "invalid_request", message);
 const notFound = (): ApiError => new ApiError(404, "not_found", "no such replay");
 
-async function readJson<T>(req: Request, schema: z.ZodType<T>): Promise<T> {
-  const body = await readJsonCapped(req, REPLAY_BODY_MAX_BYTES);
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw invalid(`${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`);
-  }
-  return parsed.data;
-}
-
 /** The replay as the API shows it: ISO timestamps, internal cursor fields left out. */
-export function replayView(r: ReplayRecord): Record<string, unknown> {
-  const { since, until, ...rest } = r.filter;
+export function replayView(r: ReplayRecord): z.infer<typeof Replay> {
+  const { since, until, ids, ...rest } = r.filter;
   return {
     id: r.id,
     state: r.state,
     tenant: r.tenant,
-    filter: { ...rest, since: iso(since), until: iso(until) },
+    filter: { ...rest, ...(ids ? { ids: [...ids] } : {}), since: iso(since), until: iso(until) },
     rate_per_s: r.rate_per_s,
     matched: r.matched,
     moved: r.moved,
     failed: r.failed,
     total_estimate: r.total_estimate,
-    created_at: iso(r.created_at),
-    updated_at: iso(r.updated_at),
+    created_at: isoAt(r.created_at),
+    updated_at: isoAt(r.updated_at),
     finished_at: iso(r.finished_at),
   };
 }
 
 export function replayRoutes(deps: ReplayRouteDeps): Hono {
-  const app = new Hono<AdminEnv>();
+  const app = apiGroup<AdminEnv>();
+  const body = cappedJson<AdminEnv>(REPLAY_BODY_MAX_BYTES);
 
-  app.post("/v1/replays", deps.auth, async (c) => {
-    const body = await readJson(c.req.raw, createBody);
+  app.openapi({ ...createReplayRoute, middleware: [deps.auth, body] as const }, async (c) => {
+    const input = c.req.valid("json");
     const tenant = c.get("principal").tenant;
-    const { ids, ...fields } = body.filter;
+    const { ids, ...fields } = input.filter;
     const filter: ReplayFilter = { ...parseFilter(fields), ...(ids ? { ids } : {}) };
     let record: ReplayRecord;
     try {
-      record = await createReplay(deps, { tenant, filter, ratePerS: body.rate_per_s });
+      record = await createReplay(deps, { tenant, filter, ratePerS: input.rate_per_s });
     } catch (err) {
       if (err instanceof UnknownReplayTarget) throw invalid(`filter.ids: ${err.message}`);
       if (err instanceof TooManyReplays) throw new ApiError(429, "too_many_replays", err.message);
       throw err;
     }
-    return c.json({ id: record.id, ...replayView(record) }, 202);
+    return c.json(replayView(record), 202);
   });
 
-  app.get("/v1/replays", deps.auth, async (c) => {
+  app.openapi({ ...listReplays, middleware: [deps.auth] as const }, async (c) => {
     const q = c.req.query();
     const tenant = c.get("principal").tenant;
     const state = q.state === undefined || q.state === "" ? undefined : q.state;
@@ -112,7 +84,7 @@ export function replayRoutes(deps: ReplayRouteDeps): Hono {
       ...(cursor !== undefined ? { cursor } : {}),
       filter: (r) => canSee({ tenant }, r.tenant) && (state === undefined || r.state === state),
     });
-    return c.json({ data: page.replays.map(replayView), next_cursor: page.next ?? null });
+    return c.json({ data: page.replays.map(replayView), next_cursor: page.next ?? null }, 200);
   });
 
   const visible = async (id: string, tenant: string | undefined): Promise<ReplayRecord> => {
@@ -121,13 +93,13 @@ export function replayRoutes(deps: ReplayRouteDeps): Hono {
     return record;
   };
 
-  app.get("/v1/replays/:id", deps.auth, async (c) => {
-    return c.json(replayView(await visible(c.req.param("id"), c.get("principal").tenant)));
+  app.openapi({ ...getReplay, middleware: [deps.auth] as const }, async (c) => {
+    return c.json(replayView(await visible(c.req.param("id"), c.get("principal").tenant)), 200);
   });
 
-  app.patch("/v1/replays/:id", deps.auth, async (c) => {
+  app.openapi({ ...patchReplay, middleware: [deps.auth, body] as const }, async (c) => {
     const record = await visible(c.req.param("id"), c.get("principal").tenant);
-    const { state } = await readJson(c.req.raw, patchBody);
+    const { state } = c.req.valid("json");
     const result = await deps.replays.setState(record.id, state);
     switch (result) {
       case "ok":
@@ -138,7 +110,7 @@ export function replayRoutes(deps: ReplayRouteDeps): Hono {
       case "cancelled":
         throw new ApiError(409, "conflict", `the replay is already ${result}`);
     }
-    return c.json(replayView((await deps.replays.get(record.id as ReplayId)) ?? record));
+    return c.json(replayView((await deps.replays.get(record.id as ReplayId)) ?? record), 200);
   });
 
   // Mounted on a plain app so it sits beside the public routes in createApp.

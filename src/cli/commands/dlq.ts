@@ -2,7 +2,7 @@
 // admin API each; rendering lives in format.ts.
 import cliProgress from "cli-progress";
 import { type Command, Option } from "commander";
-import { type AdminClient, query } from "../admin-client.ts";
+import type { AdminClient } from "../admin-client.ts";
 import type { CommandContext } from "../context.ts";
 import { type DlqEntryJson, type ReplayJson, dlqTable, replaySummary } from "../format.ts";
 import { type CliIo, println } from "../io.ts";
@@ -21,9 +21,8 @@ export async function dlqList(
   cmd: { filter: DlqFilterArgs; limit?: number; cursor?: string; json: boolean },
   io: CliIo,
 ): Promise<number> {
-  const page = await client.call<{ data: DlqEntryJson[]; next_cursor: string | null }>(
-    "GET",
-    `/v1/dlq${query({ ...cmd.filter, limit: cmd.limit, cursor: cmd.cursor })}`,
+  const page: { data: DlqEntryJson[]; next_cursor: string | null } = await client.run((c) =>
+    c.dlq.list({ ...cmd.filter, limit: cmd.limit, cursor: cmd.cursor }),
   );
   if (cmd.json) {
     println(io.stdout, JSON.stringify(page, null, 2));
@@ -43,10 +42,10 @@ export async function dlqReplay(
 ): Promise<number> {
   const started = Date.now();
   const body = {
-    filter: { ...cmd.filter, ...(cmd.ids.length > 0 ? { ids: cmd.ids } : {}) },
+    filter: { ...cmd.filter, ...(cmd.ids.length > 0 ? { ids: [...cmd.ids] } : {}) },
     ...(cmd.rate !== undefined ? { rate_per_s: cmd.rate } : {}),
   };
-  let replay = await client.call<ReplayJson>("POST", "/v1/replays", body);
+  let replay: ReplayJson = await client.run((c) => c.replays.create(body));
   if (!cmd.wait) {
     println(
       io.stdout,
@@ -83,7 +82,8 @@ export async function dlqReplay(
   try {
     while (replay.state === "running" || replay.state === "paused") {
       await sleep(io.pollMs ?? 500);
-      replay = await client.call<ReplayJson>("GET", `/v1/replays/${replay.id}`);
+      const id = replay.id;
+      replay = await client.run((c) => c.replays.get(id));
       const done = replay.moved + replay.failed;
       bar?.setTotal(Math.max(replay.total_estimate, replay.matched, done, 1));
       bar?.update(done, { moved: replay.moved, failed: replay.failed });

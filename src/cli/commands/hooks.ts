@@ -11,10 +11,7 @@ export async function hooksShow(
   cmd: { id: string; body: boolean; json: boolean },
   io: CliIo,
 ): Promise<number> {
-  const hook = await client.call<HookJson>(
-    "GET",
-    `/v1/hooks/${encodeURIComponent(cmd.id)}${cmd.body ? "?include=body" : ""}`,
-  );
+  const hook: HookJson = await client.run((c) => c.hooks.get(cmd.id, { body: cmd.body }));
   println(io.stdout, cmd.json ? JSON.stringify(hook, null, 2) : hookDetails(hook));
   return EXIT.ok;
 }

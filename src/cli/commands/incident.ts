@@ -2,7 +2,7 @@
 // endpoints, and see which breakers are open. Thin calls to the admin API; rendering is in
 // format-incident.ts.
 import { type Command, Option } from "commander";
-import { query } from "../admin-client.ts";
+import type { Replay } from "../../../packages/client/src/client.ts";
 import type { CommandContext } from "../context.ts";
 import {
   type BreakersJson,
@@ -44,10 +44,11 @@ function printPage<T>(
   return EXIT.ok;
 }
 
+/** The client's steering calls: pause (→ paused), resume (→ running), cancel (→ cancelled). */
 const STEER = [
-  ["pause", "paused", "stop moving entries (resume carries on where it stopped)"],
-  ["resume", "running", "carry on with a paused replay"],
-  ["cancel", "cancelled", "end a replay for good (entries not yet moved stay in the DLQ)"],
+  ["pause", "stop moving entries (resume carries on where it stopped)"],
+  ["resume", "carry on with a paused replay"],
+  ["cancel", "end a replay for good (entries not yet moved stay in the DLQ)"],
 ] as const;
 
 function registerReplays(program: Command, ctx: CommandContext): void {
@@ -65,12 +66,13 @@ function registerReplays(program: Command, ctx: CommandContext): void {
     .option("--json", "the API's JSON page instead of a table")
     .action(
       ctx.action(async (opts: ListOptions & { state?: string }, cmd: Command) => {
-        const page = await ctx
-          .client(cmd)
-          .call<Page<ReplayListJson>>(
-            "GET",
-            `/v1/replays${query({ state: opts.state, limit: opts.limit, cursor: opts.cursor })}`,
-          );
+        const page: Page<ReplayListJson> = await ctx.client(cmd).run((c) =>
+          c.replays.list({
+            state: opts.state as Replay["state"] | undefined,
+            limit: opts.limit,
+            cursor: opts.cursor,
+          }),
+        );
         return printPage(ctx, page, opts, replayTable, "replays list");
       }),
     );
@@ -82,13 +84,13 @@ function registerReplays(program: Command, ctx: CommandContext): void {
     .option("--json", "the API's JSON")
     .action(
       ctx.action(async (id: string, opts: { json?: boolean }, cmd: Command) => {
-        const replay = await ctx.client(cmd).call<ReplayListJson>("GET", `/v1/replays/${id}`);
+        const replay: ReplayListJson = await ctx.client(cmd).run((c) => c.replays.get(id));
         println(ctx.io.stdout, opts.json ? JSON.stringify(replay, null, 2) : replayTable([replay]));
         return EXIT.ok;
       }),
     );
 
-  for (const [verb, state, description] of STEER) {
+  for (const [verb, description] of STEER) {
     replays
       .command(verb)
       .description(description)
@@ -96,7 +98,7 @@ function registerReplays(program: Command, ctx: CommandContext): void {
       .option("--json", "print the replay as JSON")
       .action(
         ctx.action(async (id: string, opts: { json?: boolean }, cmd: Command) => {
-          const replay = await ctx.client(cmd).call<ReplayListJson>("PATCH", `/v1/replays/${id}`, { state });
+          const replay: ReplayListJson = await ctx.client(cmd).run((c) => c.replays[verb](id));
           println(ctx.io.stdout, opts.json ? JSON.stringify(replay, null, 2) : replayLine(replay));
           return EXIT.ok;
         }),
@@ -117,12 +119,9 @@ function registerEndpoints(program: Command, ctx: CommandContext): void {
     .option("--json", "the API's JSON page instead of a table")
     .action(
       ctx.action(async (opts: ListOptions & { tenant?: string }, cmd: Command) => {
-        const page = await ctx
+        const page: Page<EndpointJson> = await ctx
           .client(cmd)
-          .call<Page<EndpointJson>>(
-            "GET",
-            `/v1/endpoints${query({ tenant: opts.tenant, limit: opts.limit, cursor: opts.cursor })}`,
-          );
+          .run((c) => c.endpoints.list({ tenant: opts.tenant, limit: opts.limit, cursor: opts.cursor }));
         return printPage(ctx, page, opts, endpointTable, "endpoints list");
       }),
     );
@@ -137,7 +136,7 @@ function registerBreakers(program: Command, ctx: CommandContext): void {
     .option("--json", "the API's JSON")
     .action(
       ctx.action(async (opts: { json?: boolean }, cmd: Command) => {
-        const breakers = await ctx.client(cmd).call<BreakersJson>("GET", "/v1/breakers");
+        const breakers: BreakersJson = await ctx.client(cmd).run((c) => c.breakers.list());
         println(ctx.io.stdout, opts.json ? JSON.stringify(breakers, null, 2) : breakersText(breakers));
         return EXIT.ok;
       }),
