@@ -113,9 +113,37 @@ export function createCommandRedis(target: RedisTarget, name = "switchyard"): Re
   return connect(target, { ...COMMAND, connectionName: name }, false);
 }
 
+/** When each worker connection last sent a command (see closeRedis). */
+const lastSent = new WeakMap<RedisClient, { at: number }>();
+
 /** For BullMQ workers and schedulers: blocking commands, retried across reconnects. */
 export function createWorkerRedis(target: RedisTarget, name = "switchyard-worker"): RedisClient {
-  return connect(target, { ...WORKER, connectionName: name }, true);
+  const client = connect(target, { ...WORKER, connectionName: name }, true);
+  if (client instanceof Redis) {
+    const sent = { at: 0 };
+    lastSent.set(client, sent);
+    const send = client.sendCommand.bind(client);
+    client.sendCommand = (command, stream) => {
+      sent.at = Date.now();
+      return send(command, stream);
+    };
+  }
+  return client;
+}
+
+// BullMQ shares a worker connection it did not open, so its Worker.close() can resolve while a last
+// command of its own (a stalled-job check, a connection's version check) is still to be sent; sent after
+// our QUIT, it is failed with "Connection is closed." inside BullMQ, where nobody catches it. Closing
+// waits for the connection to fall quiet first, bounded.
+const QUIET_MS = 100;
+const QUIET_WAIT_MS = 1000;
+
+async function untilQuiet(redis: RedisClient): Promise<void> {
+  const sent = lastSent.get(redis);
+  if (!sent) return;
+  const giveUpAt = Date.now() + QUIET_WAIT_MS;
+  for (let now = Date.now(); now - sent.at < QUIET_MS && now < giveUpAt; now = Date.now())
+    await new Promise((r) => setTimeout(r, QUIET_MS - (now - sent.at)).unref());
 }
 
 /**
@@ -127,6 +155,7 @@ export function createWorkerRedis(target: RedisTarget, name = "switchyard-worker
 export async function closeRedis(redis: RedisClient, waitMs = 2000): Promise<void> {
   if (redis.status === "end") return;
   if (redis.status !== "wait") {
+    await untilQuiet(redis);
     const quit = redis.quit().then(
       () => undefined,
       () => undefined,

@@ -4,7 +4,7 @@
 // their replies, then the connection closes.
 import { Redis } from "ioredis";
 import { expect, it } from "vitest";
-import { closeRedis } from "../../src/runtime/redis.ts";
+import { closeRedis, createWorkerRedis } from "../../src/runtime/redis.ts";
 import { REDIS_URL, eventually } from "../support/test-gateway.ts";
 
 it("a command in flight when its connection is closed at shutdown gets its reply, not 'Connection is closed.'", async () => {
@@ -25,5 +25,21 @@ it("closeRedis drops a connection that cannot quit in time (Redis away)", async 
   const started = Date.now();
   await closeRedis(redis, 300);
   expect(Date.now() - started).toBeLessThan(2000);
+  await eventually(() => redis.status === "end", 2000, "the connection to end");
+});
+
+// Found by a full run: BullMQ, sharing a worker connection, can send a last command of its own (a
+// stalled-job check, a version check) just after its Worker.close() resolved, after our QUIT: failed
+// with "Connection is closed." inside BullMQ, an unhandled rejection. closeRedis waits for a worker
+// connection to fall quiet before it quits.
+it("worker_connection_straggler_after_quit: a command sent just after closing begins still gets its reply", async () => {
+  const redis = createWorkerRedis({ url: REDIS_URL }, "close-redis-test");
+  await redis.connect();
+  await redis.ping();
+  const closing = closeRedis(redis);
+  // A straggler 30 ms after closing began, as BullMQ's own timers may send one.
+  const straggler = new Promise((r) => setTimeout(r, 30)).then(() => redis.ping());
+  await expect(straggler).resolves.toBe("PONG");
+  await closing;
   await eventually(() => redis.status === "end", 2000, "the connection to end");
 });
