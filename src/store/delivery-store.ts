@@ -2,11 +2,9 @@
 // script. Workers claim a row (lease + fencing token) before an attempt and record its outcome with
 // the token they were given; a writer that lost its lease is refused. Rows live without expiry while
 // live; a final outcome starts their retention (and their parent's, once none of its rows is live).
-import type { Config } from "../config/schema.ts";
-import type { DeliveryRow, DeliveryState, Target } from "../domain/delivery.ts";
+import type { DeliveryRow, DeliveryState } from "../domain/delivery.ts";
 import { parseTarget } from "../domain/delivery.ts";
 import { ATTEMPT_HISTORY, type Attempt } from "../domain/attempt.ts";
-import type { ErrorClass } from "../domain/error-class.ts";
 import { type DeliveryId, type HookId, type ReplayId, bucketOf } from "../domain/ids.ts";
 import { dlqIndexKeys } from "./dlq-index.ts";
 import type { Keys } from "./keys.ts";
@@ -16,6 +14,17 @@ import { inGroups } from "./group-indexes.ts";
 import { LuaScript } from "./lua-script.ts";
 import { type RedisClient, isCluster, pipelineByNode } from "./redis-client.ts";
 import { TickBatch } from "./tick-batch.ts";
+import {
+  type Finish,
+  type LedgerOptions,
+  type ReviveResult,
+  type StaleClaim,
+  type Writer,
+  fenceArg,
+} from "./ledger-writes.ts";
+
+export type { Finish, LedgerOptions, ReviveResult, StaleClaim, Writer } from "./ledger-writes.ts";
+export { ledgerOptions } from "./ledger-writes.ts";
 import { type ClaimResult, parseClaim } from "./claim-reply.ts";
 
 const claimScript = new LuaScript("claim-deliveries-n.lua", "n", { oneSlotOnClusterOnly: true });
@@ -25,55 +34,6 @@ const reviveScript = new LuaScript("revive-delivery-n.lua", "n");
 const unlistScript = new LuaScript("unlist-dead-n.lua", "n");
 const claimStaleScript = new LuaScript("claim-stale-2.lua", 2);
 const releaseStaleScript = new LuaScript("release-stale-2.lua", 2);
-
-/** The attempt an outcome records in the row's history (none when nothing was sent). */
-interface Attempted {
-  readonly attempt?: Attempt;
-}
-
-/** The outcome of an attempt, as the ledger records it. */
-export type Finish =
-  | ({ readonly outcome: "delivered"; readonly statusCode?: number } & Attempted)
-  | ({
-      readonly outcome: "retrying";
-      readonly nextAttemptAt: number;
-      readonly reason: string;
-      readonly errorClass: ErrorClass;
-      readonly statusCode?: number;
-    } & Attempted)
-  | ({
-      readonly outcome: "dead";
-      readonly reason: string;
-      readonly errorClass: ErrorClass;
-      readonly statusCode?: number;
-      /** false: the claim that decided this sent nothing, so it is not counted as an attempt. */
-      readonly attempted?: boolean;
-    } & Attempted)
-  | { readonly outcome: "release" };
-
-/**
- * Who writes: a worker's claim (its fencing token), recovery's stale claim (its enqueue token, see
- * claimStale), or `unfenced` (seeding, tools). The last two land only on a row no attempt holds.
- */
-export type Writer = { readonly fence: number } | { readonly staleClaim: string } | "unfenced";
-
-/** How the finish script reads a writer. */
-function fenceArg(writer: Writer): string | number {
-  if (writer === "unfenced") return "*";
-  return "fence" in writer ? writer.fence : `ek:${writer.staleClaim}`;
-}
-
-export type ReviveResult = "moved" | "already" | "missing" | "newer" | "gone" | DeliveryState;
-
-export type StaleClaim =
-  | {
-      readonly kind: "claimed";
-      readonly state: DeliveryState;
-      readonly target: Target | undefined;
-      readonly parentId: string;
-      readonly enqueueFailed: boolean;
-    }
-  | { readonly kind: "not_due" | "leased" | "final" | "missing" };
 
 interface ClaimRequest {
   readonly id: DeliveryId;
@@ -89,18 +49,6 @@ interface FinishWrite {
   readonly writer: Writer;
   readonly finish: Finish;
   readonly now: number;
-}
-
-export interface LedgerOptions {
-  /** How long a finished row (and its parent) is kept after its last change. */
-  readonly retentionS: number;
-  /** How long a row may stay pending or overdue before recovery looks at it. */
-  readonly staleAfterMs: number;
-}
-
-/** The ledger's options as the config sets them. */
-export function ledgerOptions(config: Pick<Config, "retention_s" | "recovery">): LedgerOptions {
-  return { retentionS: config.retention_s, staleAfterMs: config.recovery.stale_after_ms };
 }
 
 /** The most claims one script call takes (it runs atomically: a bound on how long it holds Redis). */
