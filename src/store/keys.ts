@@ -192,6 +192,35 @@ export class Keys {
     return `{${this.prefix}:sample}:${name}:turn`;
   }
 
+  // --- Operational events (src/domain/operational-events.ts) ---
+  // A fact is written to an outbox in the hash tag of the script that decides it, so the fact and its
+  // outbox entry are one atomic write on a Redis Cluster too; the drainer publishes and removes entries.
+
+  /** Hash: the outbox of one hash tag (`{<prefix>:…}` as the deciding script's keys carry it): event id → OutboxEntry JSON. */
+  opsOutbox(tag: string): string {
+    return `${tag}:ops`;
+  }
+
+  /** The hash tag of the drainer's own keys (and of the facts it decides itself, such as DLQ thresholds). */
+  get opsTag(): string {
+    return `{${this.prefix}:ops}`;
+  }
+
+  /** Set: outbox keys that may hold entries, so the drainer reads only those (plus its periodic sweep). */
+  get opsDirty(): string {
+    return `${this.opsTag}:dirty`;
+  }
+
+  /** String counter: per-delivery facts of one target (`endpoint:<id>`, `sink:<name>`) in one minute. */
+  opsBudget(target: string, minute: number): string {
+    return `${this.opsTag}:budget:${target}:${minute}`;
+  }
+
+  /** String: the drainer's decision on one fact (`send` or `skip`), so concurrent drainers agree. */
+  opsDecision(eventId: string): string {
+    return `${this.opsTag}:decided:${eventId}`;
+  }
+
   // --- Data layout ---
 
   /** String: the data layout version this prefix holds (src/store/layout/); checked at every boot. */
