@@ -61,6 +61,8 @@ export const e2eResult = z.object({
       saturation: saturation.nullable(),
       latency: fixedRate.nullable(),
       memory: figure,
+      /** Each round's figures, in round order, for targets that bound the worst round too. */
+      rounds: z.object({ saturation: z.array(saturation), latency: z.array(fixedRate) }).optional(),
     }),
   ),
 });

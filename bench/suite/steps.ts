@@ -45,7 +45,7 @@ export interface Step {
 export function steps(selected: ReadonlySet<Scenario>, quick: boolean): Step[] {
   const q = quick ? ["--quick"] : [];
   const base = { env: {}, privateRedis: false, procfile: false };
-  const e2eRounds = quick ? [] : ["--rounds", "2"];
+  const e2eRounds = quick ? [] : ["--rounds", "3"];
   const out: Step[] = [];
   if (selected.has("ingest"))
     out.push({
@@ -63,7 +63,8 @@ export function steps(selected: ReadonlySet<Scenario>, quick: boolean): Step[] {
       id: "e2eHttp",
       label: `end to end, HTTP sink (${phases.replace(",", " + ")})`,
       script: "bench/scenarios/e2e/main.ts",
-      args: [...q, ...e2eRounds, "--sink", "http", "--only", phases],
+      // The same tree once more at warn prices the per-delivery info line within the run.
+      args: [...q, ...e2eRounds, "--sink", "http", "--only", phases, "--also-log-level", "warn"],
       procfile: true,
       schema: e2eResult,
     });

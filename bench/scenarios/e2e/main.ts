@@ -126,6 +126,13 @@ const lat = results<FixedRateResult>();
 const mem = results<number>();
 const side = results<FixedRateResult>();
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
+/** One round's figures as the result file holds them (JSON has no NaN: not measured is null). */
+function nullable<T extends object>(r: T): Record<keyof T, number | null> {
+  return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, orNull(Number(v))])) as Record<
+    keyof T,
+    number | null
+  >;
+}
 /** Per figure, the median over rounds (null: not measured); null when the phase did not run. */
 function medians<T extends object>(rs: readonly T[]): Record<keyof T, number | null> | null {
   const first = rs[0];
@@ -245,6 +252,7 @@ try {
           saturation: medians(sat.get(n)!),
           latency: medians(lat.get(n)!),
           memory: orNull(median(mem.get(n)!)),
+          rounds: { saturation: sat.get(n)!.map(nullable), latency: lat.get(n)!.map(nullable) },
         },
       ]),
     ),
