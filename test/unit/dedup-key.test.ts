@@ -139,24 +139,29 @@ describe("computeDedupKey with the body's hash already known", () => {
 
 describe("dedup_json_hostile_body", () => {
   const MB = 1_000_000;
-  // The best of three after a warm-up: this machine is shared, and one run can lose the CPU or hit a GC.
-  // JSON.parse of the nested body never gets under ~200 ms, however often it is run.
+  // The best of five after a warm-up, each run beside a linear yardstick (hashing the same bytes), because
+  // this machine is shared: under load both slow down alike, so the bound is 50 ms or 25 hashes of the
+  // body, whichever is longer. JSON.parse of the nested body never gets under ~200 ms (~80 hashes).
   const timed = (body: Buffer, cfg: DedupConfig = { json: "data.id" }) => {
     let key = computeDedupKey(cfg, {}, body);
     let ms = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < 3; i++) {
+    let hashMs = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 5; i++) {
+      const hashStarted = performance.now();
+      sha(body);
+      hashMs = Math.min(hashMs, performance.now() - hashStarted);
       const started = performance.now();
       key = computeDedupKey(cfg, {}, body);
       ms = Math.min(ms, performance.now() - started);
     }
-    return { key, ms };
+    return { key, ms, bound: Math.max(50, 25 * hashMs) };
   };
 
   it("keys a 1 MB body of nested arrays in under 50 ms, by the body's hash", () => {
     const body = Buffer.from("[".repeat(MB / 2) + "]".repeat(MB / 2));
-    const { key, ms } = timed(body);
+    const { key, ms, bound } = timed(body);
     expect(key).toBe(`sha256:${sha(body)}`);
-    expect(ms).toBeLessThan(50);
+    expect(ms).toBeLessThan(bound);
   });
 
   it("keys other 1 MB shapes in under 50 ms: deep objects, wide arrays, many keys, long strings, literals", () => {
@@ -170,7 +175,8 @@ describe("dedup_json_hostile_body", () => {
     const numbers = Buffer.from(`[${Array.from({ length: MB / 8 }, () => "-1.5e+3").join(",")}]`);
     for (const body of [deepObjects, wide, manyKeys, longString, literals, numbers]) {
       expect(body.length).toBeGreaterThan(MB / 2);
-      expect(timed(body).ms).toBeLessThan(50);
+      const { ms, bound } = timed(body);
+      expect(ms).toBeLessThan(bound);
     }
     expect(timed(manyKeys).key).toBe("j:last");
     expect(timed(longString).key).toBe("j:x");
