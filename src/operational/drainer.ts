@@ -44,7 +44,7 @@ interface Readable {
 export class OpsDrainer {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<DrainReport> | undefined;
-  private again = false;
+  private next: { run: () => Promise<DrainReport>; isSweep: boolean } | undefined;
   private closed = false;
 
   constructor(private readonly deps: DrainerDeps) {}
@@ -60,7 +60,7 @@ export class OpsDrainer {
     }, this.deps.config.flush_ms);
   }
 
-  /** Drain every outbox marked dirty; one drain at a time per process (a kick meanwhile runs one more). */
+  /** Drain every outbox marked dirty (one pass at a time per process: see `single`). */
   drainDirty(): Promise<DrainReport> {
     return this.single(async () => this.drain(await this.deps.outbox.dirty()));
   }
@@ -76,7 +76,7 @@ export class OpsDrainer {
       const sizes = await outbox.sizes(candidates);
       const held = candidates.filter((_, i) => (sizes[i] ?? 0) > 0);
       return this.drain([...new Set([...(await outbox.dirty()), ...held])]);
-    });
+    }, true);
   }
 
   /** Stop kicking; a drain under way finishes. */
@@ -87,21 +87,28 @@ export class OpsDrainer {
     await this.running?.catch(() => undefined);
   }
 
-  private async single(run: () => Promise<DrainReport>): Promise<DrainReport> {
+  /**
+   * Run one pass at a time per process. A pass asked for while another runs is run after it (a sweep
+   * stands for a drain of the dirty outboxes too, so it replaces one waiting); the caller's promise
+   * settles once the passes have run.
+   */
+  private async single(run: () => Promise<DrainReport>, isSweep = false): Promise<DrainReport> {
     if (!this.deps.config.enabled) return { published: 0, suppressed: 0, failed: 0 };
     if (this.running) {
-      this.again = true;
+      if (isSweep || !this.next) this.next = { run, isSweep };
       return this.running;
     }
     const loop = async (): Promise<DrainReport> => {
       const total: DrainReport = { published: 0, suppressed: 0, failed: 0 };
-      do {
-        this.again = false;
-        const r = await run();
+      let pass: (() => Promise<DrainReport>) | undefined = run;
+      while (pass && !this.closed) {
+        const r = await pass();
         total.published += r.published;
         total.suppressed += r.suppressed;
         total.failed += r.failed;
-      } while (this.again && !this.closed);
+        pass = this.next?.run;
+        this.next = undefined;
+      }
       return total;
     };
     this.running = loop().finally(() => {

@@ -165,3 +165,35 @@ it("with operational.enabled off, a dying delivery records no fact", async () =>
   expect(sizes.reduce((x, y) => x + y, 0)).toBe(0);
   expect(await gw.redis.exists(keys.opsDirty)).toBe(0);
 });
+
+it("regression: a sweep asked for while a drain of the dirty outboxes runs is not lost (it runs next)", async () => {
+  const gw = await gateway(
+    outboundConfig({}, { recovery: { interval_ms: 600_000, stale_after_ms: 60_000 } }),
+  );
+  const ops = await opsEndpoint(gw);
+  const keys = gw.gateway.keys;
+  // An outbox nobody marked dirty: only a sweep reads it.
+  const outboxKey = keys.opsOutbox(keys.endpointBase);
+  const id = operationalEventId("switchyard.endpoint.created", "ep_unmarked");
+  await gw.redis.hset(
+    outboxKey,
+    id,
+    JSON.stringify({
+      type: "switchyard.endpoint.created",
+      at: Date.now(),
+      data: { endpoint_id: "ep_unmarked" },
+    }),
+  );
+  const d = otherDrainer(gw);
+  try {
+    const draining = d.drainer.drainDirty();
+    const swept = await d.drainer.sweep();
+    await draining;
+    expect(swept.published).toBe(1);
+    expect(await gw.redis.hlen(outboxKey)).toBe(0);
+    await ops.rx.waitForRequests(1);
+    expect(ops.events().map((e) => e.id)).toEqual([id]);
+  } finally {
+    await d.close();
+  }
+});
