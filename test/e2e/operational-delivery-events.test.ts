@@ -3,6 +3,7 @@
 // sink. Each arrives at an operator's endpoint subscribed to `switchyard.*`, signed and verified with the
 // `standardwebhooks` package, with the payload the README documents.
 import { expect, it } from "vitest";
+import { admin } from "../integration/admin-fixtures.ts";
 import { sendHook } from "../support/hooks.ts";
 import { opsEndpoint } from "../support/operational.ts";
 import {
@@ -12,6 +13,7 @@ import {
   publish,
   receiver,
   useOutboundTeardown,
+  waitForDelivery,
 } from "../support/outbound.ts";
 import { eventually, testConfig } from "../support/test-gateway.ts";
 
@@ -65,6 +67,17 @@ it("sends switchyard.delivery.failing after failing_after failed attempts, then 
       .map((e) => e.type)
       .sort(),
   ).toEqual(["switchyard.delivery.exhausted", "switchyard.delivery.failing"]);
+
+  // Replayed once the endpoint is back, it is delivered at the first attempt of its new run: that is
+  // not a recovery from failing (a replay starts the count again), so nothing more is sent.
+  down.setFallback(200);
+  const replay = await admin(gw, "POST", "/v1/replays", {
+    body: { filter: { ids: [String(failing?.data.delivery_id)] } },
+  });
+  expect(replay.status).toBe(202);
+  await waitForDelivery(gw, "o-1", app.id, "delivered", 15_000);
+  await new Promise((r) => setTimeout(r, 500));
+  expect(ops.events()).toHaveLength(2);
 });
 
 it("sends switchyard.delivery.recovered when a delivery marked failing is delivered", async () => {

@@ -47,8 +47,9 @@ for u = 1, tonumber(ARGV[1]) do
   local reason, class, status = ARGV[a + 8], ARGV[a + 9], ARGV[a + 10]
   local uncount = ARGV[a + 11] == '1'
   local row, parent, watch, outbox = KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]
-  -- One read for the fence check and for any fact this outcome decides (none costs another read).
-  local cur = redis.call('HMGET', row, 'st', 'f', 'lu', 'ek', 'a', 'of', 't', 'p', 'tn', 's', 'la', 'sc')
+  -- The fence check's fields, and the two that say whether this outcome decides a fact (the rest of
+  -- what a fact names is read only then: a delivery that succeeds first time costs no more commands).
+  local cur = redis.call('HMGET', row, 'st', 'f', 'lu', 'ek', 'a', 'of')
   local st = cur[1]
   local ok
   local byClaim = string.sub(fence, 1, 3) == 'ek:'
@@ -106,17 +107,21 @@ for u = 1, tonumber(ARGV[1]) do
       end
     end
     out[u] = 1
-    if outcome ~= 'release' and failingAfter > 0 then
-      local attempts = tonumber(cur[5] or '0')
-      if outcome == 'dead' and uncount then
-        attempts = attempts - 1
-      end
+    local attempts = tonumber(cur[5] or '0')
+    if outcome == 'dead' and uncount then
+      attempts = attempts - 1
+    end
+    local markedFailing = cur[6] == '1'
+    if failingAfter > 0 and (outcome == 'dead' or (outcome == 'retrying' and attempts == failingAfter)
+        or (outcome == 'delivered' and markedFailing)) then
+      -- After this outcome's writes: 'la' and 'sc' are still the last attempt's when none was made now.
+      local more = redis.call('HMGET', row, 't', 'p', 'tn', 's', 'la', 'sc')
       local wrote = deliveryFacts({
         outcome = outcome, id = id, now = now, fence = cur[2], attempts = attempts,
         attempted = st == 'sending' and not uncount and not byClaim and fence ~= '*', failingAfter = failingAfter,
-        markedFailing = cur[6] == '1', target = cur[7] or '', parent = cur[8] or '', tenant = cur[9],
-        source = cur[10] or '', reason = reason, class = class, status = status, lastAt = cur[11],
-        lastStatus = cur[12], nextAt = nextAt, row = row, outbox = outbox, dirty = dirty,
+        markedFailing = markedFailing, target = more[1] or '', parent = more[2] or '', tenant = more[3],
+        source = more[4] or '', reason = reason, class = class, status = status, lastAt = more[5],
+        lastStatus = more[6], nextAt = nextAt, row = row, outbox = outbox, dirty = dirty,
       })
       if wrote then
         out[u] = 2

@@ -16,7 +16,7 @@
   deliveryFacts(f) returns true when it wrote a fact. `f` holds: outcome, id, now, fence, attempts (after
   this outcome), attempted (this outcome ends an attempt that was sent), failingAfter (0: no facts),
   markedFailing, target, parent, tenant, source, reason, class, status, lastAt, lastStatus (the row's
-  before this outcome), nextAt, row, outbox, dirty.
+  last attempt's, used when this outcome made none), nextAt, row, outbox, dirty.
 ]]
 -- @include store/lua/ops/append-fact.lua
 
