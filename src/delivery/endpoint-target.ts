@@ -39,8 +39,11 @@ export interface EndpointTargetDeps {
   readonly breaker: SharedBreaker;
   readonly inflight: InflightGate;
   readonly rate: RateGate;
-  /** Where each attempt is counted for the endpoint's health (GET /v1/endpoints/:id/stats). */
-  readonly stats: Pick<EndpointStatsStore, "record">;
+  /**
+   * Where each answered attempt is counted for the endpoint's health (GET /v1/endpoints/:id/stats), in
+   * the same call that gives its concurrency slot back (the slots `inflight` took, by the same key).
+   */
+  readonly stats: Pick<EndpointStatsStore, "endAttempt">;
   /** The SSRF-guarded undici dispatcher every endpoint request goes through. */
   readonly dispatcher: Dispatcher;
   readonly inFlight?: InFlightAttempts;
@@ -69,16 +72,6 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
   const policy: RetryConfig = { ...config.dispatch.retry, ...outbound.retry };
   // The endpoint each admitted job read, so prepare() does not read it again.
   const admitted = new Map<string, Endpoint>();
-  // Slots being given back: released as soon as an answer is in, while the runner records the
-  // outcome, rather than one round trip after it; settled() waits for the release.
-  const releasing = new Map<string, Promise<unknown>>();
-  const releaseSlot = (p: EndpointAttempt): void => {
-    const released = inflight
-      .release(p.endpoint.id, p.holder)
-      .catch(() => false) // the lease frees it anyway
-      .finally(() => releasing.delete(p.holder));
-    releasing.set(p.holder, released);
-  };
   const holder = (job: DeliveryJob): string => String(job.id);
 
   return {
@@ -160,21 +153,20 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
         lease,
       );
       const probe = admission.pass && admission.probe;
-      // A cancelled attempt is handed back with its slot (unadmit); any other has used it.
+      // A cancelled attempt is handed back with its slot (unadmit); any other has used it. The slot is
+      // given back and the attempt counted as soon as the answer is in, before the runner records the
+      // outcome. Both are advisory: a failed call never fails the attempt (the slot's lease frees it).
       if (!wasCancelled(result)) {
-        releaseSlot(p);
-        // Health counts are advisory: a failed count never fails the attempt.
-        const counted = deps.stats
-          .record(p.endpoint.id, countedAttempt(result, startedAt, Date.now()))
-          .catch(() => undefined);
-        await Promise.all([breaker.record(p.endpoint.id, breakerResultOf(result), probe), counted]);
+        const ended = deps.stats
+          .endAttempt(p.endpoint.id, p.holder, countedAttempt(result, startedAt, Date.now()))
+          .catch(() => false);
+        await Promise.all([breaker.record(p.endpoint.id, breakerResultOf(result), probe), ended]);
       }
       return result;
     },
 
     settled: async (p, result, final) => {
       admitted.delete(p.holder);
-      await releasing.get(p.holder);
       if (result.ok) {
         if (p.endpoint.failing_since !== undefined) await endpoints.markHealthy(p.endpoint.id);
         return;

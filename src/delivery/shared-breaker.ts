@@ -6,7 +6,9 @@
 // Cost: every change is published on a pub/sub channel and each process keeps what it hears in a small
 // cache (BreakerCache), so a closed breaker answers gate() with no Redis round trip, and so does an open
 // one until its period ends. A process hears of an open within one pub/sub message; messages lost while
-// the subscriber reconnects are covered by trusting a cached entry for at most `refreshMs` (~1 s).
+// the subscriber reconnects are covered by trusting a cached entry for at most `refreshMs` (~1 s). When
+// an entry goes stale, one call asks Redis and the calls meanwhile wait for its answer: the attempts a
+// busy worker picks up in that moment cost one script call between them, not one each.
 //
 // Time: the scripts decide on Redis's clock (every process must agree when a period ends and when a
 // probe's lease runs out, or two probes could be out at once). Scripts return times left; this module
@@ -141,6 +143,8 @@ export class SharedBreaker {
   private readonly random: () => number;
   private readonly configOf: (target: string) => BreakerConfig;
   private readonly lastState = new Map<string, BreakerStateName>();
+  /** The script call asking Redis about a target right now, if any (see asked). */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: SharedBreakerOptions) {
     const { config } = options;
@@ -176,16 +180,24 @@ export class SharedBreaker {
    * while a probe is out, plus a jitter of 0..min(1000, 10% of the period) ms (process clock).
    */
   async gate(target: string): Promise<BreakerGate> {
-    const cached = this.cache.gate(target, this.clock());
+    let cached = this.cache.gate(target, this.clock());
+    const asked = cached.kind === "ask" ? this.asked(target) : undefined;
+    if (asked) {
+      await asked;
+      cached = this.cache.gate(target, this.clock());
+    }
     if (cached.kind === "pass") return PASS;
     if (cached.kind === "park") return this.park(cached.until, cached.periodMs);
 
     const { redis, keyOf, probeLeaseMs, channel } = this.options;
     const reply = replyArray(
-      await gateScript.run(
-        redis,
-        [keyOf(target)],
-        [target, Math.ceil(probeLeaseMs), channel, breakerKeepMs(this.configOf(target))],
+      await this.asking(
+        target,
+        gateScript.run(
+          redis,
+          [keyOf(target)],
+          [target, Math.ceil(probeLeaseMs), channel, breakerKeepMs(this.configOf(target))],
+        ),
       ),
       "gate-breaker",
     );
@@ -207,8 +219,14 @@ export class SharedBreaker {
    * failures counted (or on an open one, where only the probe decides).
    */
   async record(target: string, result: BreakerResult, probe: boolean): Promise<BreakerRecord> {
-    const now = this.clock();
-    const cached = probe ? undefined : this.cache.fresh(target, now);
+    let now = this.clock();
+    let cached = probe ? undefined : this.cache.fresh(target, now);
+    const asked = probe || cached || result === "failure" ? undefined : this.asked(target);
+    if (asked) {
+      await asked;
+      now = this.clock();
+      cached = this.cache.fresh(target, now);
+    }
     if (cached && (result === "ignored" || (result === "success" && (cached.open || !cached.failing)))) {
       return {
         state: stateAt(cached, now),
@@ -220,19 +238,22 @@ export class SharedBreaker {
     const { redis, keyOf, channel } = this.options;
     const config = this.configOf(target);
     const reply = replyArray(
-      await recordScript.run(
-        redis,
-        [keyOf(target)],
-        [
-          target,
-          result,
-          probe ? 1 : 0,
-          config.failures,
-          config.open_ms,
-          Math.max(config.open_ms, config.max_open_ms),
-          channel,
-          breakerKeepMs(config),
-        ],
+      await this.asking(
+        target,
+        recordScript.run(
+          redis,
+          [keyOf(target)],
+          [
+            target,
+            result,
+            probe ? 1 : 0,
+            config.failures,
+            config.open_ms,
+            Math.max(config.open_ms, config.max_open_ms),
+            channel,
+            breakerKeepMs(config),
+          ],
+        ),
       ),
       "record-breaker-result",
     );
@@ -252,6 +273,25 @@ export class SharedBreaker {
     const { snap, at } = await readSnapshot(this.options.redis, this.options.keyOf(target), this.clock);
     this.learn(target, snap, at);
     return viewOf(snap, at);
+  }
+
+  /**
+   * If a call is asking Redis about `target` now, the wait for its answer (taken into the cache); its
+   * failure is the caller's to meet again with its own call. Undefined, at once, when none is: the
+   * caller asks itself, registered (asking) before anything else can look.
+   */
+  private asked(target: string): Promise<void> | undefined {
+    const noop = (): void => undefined;
+    return this.inFlight.get(target)?.then(noop, noop);
+  }
+
+  /** `call`, a script call about `target`, registered for {@link asked} until it settles. */
+  private asking<T>(target: string, call: Promise<T>): Promise<T> {
+    if (this.inFlight.has(target)) return call;
+    this.inFlight.set(target, call);
+    const done = (): void => void this.inFlight.delete(target);
+    call.then(done, done);
+    return call;
   }
 
   /** Take in a snapshot, and say so when it shows another state than the last one this process saw. */

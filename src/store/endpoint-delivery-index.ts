@@ -17,6 +17,14 @@ const indexScript = new LuaScript("index-endpoint-deliveries-n.lua", "n", { oneS
 /** The most deliveries one endpoint's index lists (the oldest go first). */
 export const MAX_INDEXED_PER_ENDPOINT = 10_000;
 
+/**
+ * The oldest creation time a listed row can have at `now`: a row ends within retention_s of its creation
+ * (the config bounds its retries by it) and is kept retention_s after that.
+ */
+function oldestListed(now: number, retentionS: number): number {
+  return now - 2 * retentionS * 1000;
+}
+
 /** The states an endpoint's deliveries are filtered by (as the API shows them). */
 export type ListedState = "pending" | "retrying" | "delivered" | "dead";
 
@@ -47,17 +55,33 @@ export class EndpointDeliveryIndex {
   ) {}
 
   /**
+   * On a single Redis, what the publish script needs to list new deliveries itself (its rows and these
+   * indexes can share one call there): one index key per entry, in order, and the script's arguments
+   * (count, oldest, cap; see publish-event-n.lua). Undefined on a cluster, where an index is in its
+   * endpoint's slot, not the event's: `add` lists them with a call of their own.
+   */
+  listedInScript(
+    entries: readonly { readonly endpoint: string }[],
+    now: number,
+    retentionS: number,
+  ): { keys: string[]; args: [number, number, number] } | undefined {
+    if (isCluster(this.redis)) return undefined;
+    return {
+      keys: entries.map((e) => this.keys.endpointDeliveries(e.endpoint)),
+      args: [entries.length, oldestListed(now, retentionS), MAX_INDEXED_PER_ENDPOINT],
+    };
+  }
+
+  /**
    * List new deliveries (each with its endpoint), created at `now`: one script call on a single Redis,
-   * one per slot on a cluster. `retentionS`: how long a finished row is kept; a row ends within
-   * retention_s of its creation (the config bounds its retries by it) and is kept retention_s after
-   * that, so nothing older than twice that can still be read.
+   * one per slot on a cluster. `retentionS`: how long a finished row is kept (see oldestListed).
    */
   async add(
     entries: readonly { readonly endpoint: string; readonly id: DeliveryId }[],
     now: number,
     retentionS: number,
   ): Promise<void> {
-    const oldest = now - 2 * retentionS * 1000;
+    const oldest = oldestListed(now, retentionS);
     const keyOf = (e: { endpoint: string }): string => this.keys.endpointDeliveries(e.endpoint);
     const slotOf = isCluster(this.redis) ? (e: { endpoint: string }) => e.endpoint : () => "";
     await inGroups(entries, slotOf, async (group) => {

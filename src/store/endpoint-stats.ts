@@ -14,7 +14,7 @@ import type { Keys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
 import { type RedisClient, pipelineByNode } from "./redis-client.ts";
 
-const recordScript = new LuaScript("record-endpoint-stats-2.lua", 2);
+const endScript = new LuaScript("end-endpoint-attempt-3.lua", 3);
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
@@ -59,16 +59,22 @@ export class EndpointStatsStore {
     private readonly keys: Keys,
   ) {}
 
-  /** Count one attempt of endpoint `id`. */
-  async record(id: string, a: CountedAttempt): Promise<void> {
-    await recordScript.run(
+  /**
+   * Count one attempt of endpoint `id` and give back the concurrency slot `holder` held for it (see
+   * InflightGate), in one call: both are in the endpoint's hash tag, and both happen once an answer is
+   * in. Resolves false if `holder` held no slot (already given back, or its lease lapsed).
+   */
+  async endAttempt(id: string, holder: string, a: CountedAttempt): Promise<boolean> {
+    const reply = await endScript.run(
       this.redis,
       [
+        this.keys.endpointGate(id, "inflight"),
         this.keys.endpointStats(id, "m", Math.floor(a.at / MINUTE_MS)),
         this.keys.endpointStats(id, "h", Math.floor(a.at / HOUR_MS)),
       ],
-      [a.ok ? 1 : 0, durationBin(a.durationMs), a.outcome, a.at, MINUTE_TTL_S, HOUR_TTL_S],
+      [holder, a.ok ? 1 : 0, durationBin(a.durationMs), a.outcome, a.at, MINUTE_TTL_S, HOUR_TTL_S],
     );
+    return reply === 1;
   }
 
   /** The last hour (by minute) and day (by hour) of endpoint `id`, as of `now`. */

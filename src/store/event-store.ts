@@ -124,20 +124,15 @@ export class EventStore extends RowParentStore {
       opts.page.kind === "first" ? JSON.stringify(opts.page.endpoints) : "",
       this.jobs ? 1 : 0,
     ];
-    for (const ep of endpoints) {
-      const row = {
-        id: endpointDeliveryId(ref, ep),
-        parentId: ref,
-        target: { kind: "endpoint", id: ep },
-      } as const;
-      this.pushRow(keys, args, row);
-    }
-    // Listed before the rows are written, so a row is never missing from its endpoint's list.
-    const listed = this.endpointIndex.add(
-      endpoints.map((ep) => ({ endpoint: ep, id: endpointDeliveryId(ref, ep) })),
-      now,
-      opts.retentionS,
-    );
+    const entries = endpoints.map((ep) => ({ endpoint: ep, id: endpointDeliveryId(ref, ep) }));
+    // Each row is listed in its endpoint's index by the same script where the index can share its slot
+    // (a single Redis); otherwise by a call of its own, sent first, so a row is never missing from it.
+    const inScript = this.endpointIndex.listedInScript(entries, now, opts.retentionS);
+    args.push(...(inScript?.args ?? [0, 0, 0]));
+    for (const { endpoint, id } of entries)
+      this.pushRow(keys, args, { id, parentId: ref, target: { kind: "endpoint", id: endpoint } });
+    if (inScript) keys.push(...inScript.keys);
+    const listed = inScript ? undefined : this.endpointIndex.add(entries, now, opts.retentionS);
     const written = publishScript.run(this.redis, keys, args);
     const reply = (await Promise.all([written, listed]))[0] as string[];
     if (reply[0] === "conflict") return { kind: "conflict" };

@@ -1,9 +1,10 @@
 // Fanout writes rows and jobs as ingest does: on a single Redis with the verified BullMQ each page of a
 // fanout is one script call that writes its rows and their jobs together (create-row.lua), with no
 // Queue.add behind it. A row an older release left marked enqueue-failed is taken back by a re-publish
-// with its job written in the same call, and a conflicting publish writes nothing on any page.
+// with its job written in the same call, and a conflicting publish writes nothing on any page. The
+// same call lists each row in its endpoint's delivery index (a single Redis: no index call of its own).
 import { Queue } from "bullmq";
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import type { EndpointId } from "../../src/domain/ids.ts";
 import { type PublishDeps, PublishRefused, publishEvent } from "../../src/fanout/publish-event.ts";
 import { Metrics } from "../../src/observability/metrics.ts";
@@ -64,7 +65,7 @@ async function setup(n: number, pageSize: number) {
     maxPayloadBytes: 1024,
     pageSize,
   };
-  return { deps, events, legacy, ledger, outbound, ids, calls };
+  return { deps, events, legacy, ledger, outbound, ids, calls, redis };
 }
 
 it("writes a fanout's rows and jobs in one script call per page, with no add behind them", async () => {
@@ -89,6 +90,20 @@ it("writes a fanout's rows and jobs in one script call per page, with no add beh
   const again = await publishEvent(s.deps, { id: "ev-1", type: "order.paid", payload: { n: 1 } }, undefined);
   expect(again.counts).toMatchObject({ created: 0, duplicate: 7 });
   expect(await s.outbound.getJobCounts("waiting")).toMatchObject({ waiting: 7 });
+});
+
+it("lists each page's rows in their endpoints' delivery indexes in the page's own call", async () => {
+  const s = await setup(5, 2);
+  const scripts = vi.spyOn(s.redis, "evalsha");
+  const answer = await publishEvent(s.deps, { id: "ev-4", type: "order.paid", payload: {} }, undefined);
+  expect(answer.counts).toMatchObject({ created: 5 });
+  // Three pages, three script calls: rows, jobs and index entries together.
+  expect(scripts).toHaveBeenCalledTimes(3);
+  scripts.mockRestore();
+  for (const ep of s.ids) {
+    const listed = await s.events.endpointIndex.page(s.ledger, ep, { limit: 10 });
+    expect(listed.rows.map((r) => r.id)).toEqual([endpointDeliveryId("ev-4", ep)]);
+  }
 });
 
 it("takes back a row an older release marked enqueue-failed, writing its job in the same call", async () => {

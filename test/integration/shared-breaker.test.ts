@@ -283,3 +283,24 @@ it("re-reads about once a second: costs one round trip per refresh, and catches 
   expect(Date.now() - opened).toBeLessThanOrEqual(1100);
   expect(bTrips).toHaveBeenCalledTimes(1);
 });
+
+it("asks Redis once for a burst of gates, and of records, that find the cached entry stale", async () => {
+  const { a } = await setup();
+  expect((await a.breaker.gate("sink")).pass).toBe(true);
+  await sleep(1050); // the entry is stale: the next calls must ask Redis
+  const trips = vi.spyOn(a.redis, "evalsha");
+  const gates = await Promise.all(Array.from({ length: 40 }, () => a.breaker.gate("sink")));
+  expect(gates.every((g) => g.pass && !g.probe)).toBe(true);
+  expect(trips).toHaveBeenCalledTimes(1);
+
+  await sleep(1050);
+  const records = await Promise.all(
+    Array.from({ length: 40 }, (_, i) => a.breaker.record("sink", i % 2 ? "success" : "ignored", false)),
+  );
+  expect(records.every((r) => r.state === "closed" && !r.changed)).toBe(true);
+  expect(trips).toHaveBeenCalledTimes(2);
+  // A failure is never answered from the cache: it is counted by its own call.
+  await Promise.all([a.breaker.record("sink", "failure", false), a.breaker.record("sink", "failure", false)]);
+  expect(trips).toHaveBeenCalledTimes(4);
+  expect((await a.breaker.state("sink")).state).toBe("closed");
+});

@@ -18,6 +18,7 @@
   KEYS[3]   the bucket's unfinished fanouts (zset: event ref -> when recovery may finish it, ms)
   KEYS[4..] per endpoint, as create-row.lua takes them: its delivery row (hash), and with jobs its
             job's 8 keys (the outbound queue's slot: a single Redis only)
+  then, when ARGV[12] > 0 (a single Redis only), per endpoint in the same order: its delivery index
 
   ARGV[1]   event ref (`<tenant>/<id>`, or the bare id): what each row's `p` names
   ARGV[2]   event type
@@ -32,7 +33,10 @@
             (clear the mark)
   ARGV[10]  with 'first', the ids of every endpoint of the fanout (JSON); else ''
   ARGV[11]  '1' when the rows' jobs are written here, '0' when the caller adds them
-  ARGV[12..] per row, in KEYS order, as create-row.lua takes them: delivery id, target, and with jobs
+  ARGV[12]  how many endpoint delivery indexes end KEYS (one per row: each row is listed in its
+            endpoint's index here), or 0 when the caller lists them (a cluster: another slot)
+  ARGV[13]  with indexes, the oldest time a listed row can have     ARGV[14]  the most an index keeps
+  ARGV[15..] per row, in KEYS order, as create-row.lua takes them: delivery id, target, and with jobs
             the job's name, data JSON, opts JSON
 
   Returns {'conflict'} or one status per row: 'created', 'duplicate' or 'reclaimed' (an enqueue-failed
@@ -40,6 +44,8 @@
 ]]
 -- createRow(...): a pending delivery row, and its job where one is passed.
 -- @include store/lua/ledger/create-row.lua
+-- listEndpointDelivery(...): a row in its endpoint's delivery index.
+-- @include store/lua/endpoint/list-delivery.lua
 
 if redis.call('EXISTS', KEYS[1]) == 1 then
   local known = redis.call('HMGET', KEYS[1], 'type', 'tn')
@@ -53,9 +59,15 @@ local out = {}
 local withJobs = ARGV[11] == '1'
 local keysPerRow, argsPerRow = rowKeyCount(withJobs), rowArgCount(withJobs)
 local created = 0
-local k, a = 4, 12
-while k <= #KEYS do
+local indexes = tonumber(ARGV[12])
+local k, a = 4, 15
+local n = 0
+while k <= #KEYS - indexes do
   local row = KEYS[k]
+  n = n + 1
+  if indexes > 0 then
+    listEndpointDelivery(KEYS[#KEYS - indexes + n], ARGV[6], ARGV[a], ARGV[13], ARGV[14])
+  end
   local status = 'created'
   if redis.call('EXISTS', row) == 1 then
     local mark = redis.call('HMGET', row, 'ef', 'st')
