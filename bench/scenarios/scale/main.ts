@@ -5,7 +5,8 @@
 // sink at a local receiver (4 queue partitions where the code partitions by config, so only the backend
 // differs). Ingest: accepted hooks/s while the workers run; end to end: N hooks from the first POST to
 // the N-th arrival; Redis µs/hook: CPU (user + sys) summed over the masters from the first POST to the
-// N-th arrival, over N; idle Redis µs/s: the same sum while the started workers wait with nothing to do,
+// N-th arrival, over N; cmds/hook and cmd µs/hook: the commands the masters ran over that span (INFO
+// commandstats, commands run by scripts included), over N; idle Redis µs/s: the same sum while the started workers wait with nothing to do,
 // over BENCH_IDLE_S; net µs/hook: Redis µs/hook less the idle rate over the time the hooks took (what
 // the masters spend with no traffic: the cluster bus, replica pings, idle workers' polls). The single Redis is private to the run (unless REDIS_URL is set), so other users of
 // a shared Redis do not count. Rounds rotate the order of the contenders; figures are medians over
@@ -34,7 +35,7 @@ import { startPrivateRedis } from "../../../src/runtime/dev-redis.ts";
 import { sendStart } from "../../shared/control.ts";
 import { ingest } from "../../shared/exact-load.ts";
 import { startReceiver } from "../../shared/receiver-handle.ts";
-import { cpuSpent, mastersCpuUs, sum } from "../../shared/redis-masters-cpu.ts";
+import { mastersUse, spent, sum } from "../../shared/redis-masters-cpu.ts";
 import { SWITCHYARD_NODE, median, startTarget, table, type Target } from "../../shared/support.ts";
 
 const { values: cli } = parseArgs({ options: { against: { type: "string", multiple: true } } });
@@ -69,6 +70,9 @@ interface Figures {
   readonly idleUsPerS: number;
   /** `redisUs` less what the masters spent idle over the same time (cluster bus, replication pings, polls). */
   readonly netUs: number;
+  /** Commands the masters ran per hook (scripts' commands included), and the µs spent in them. */
+  readonly calls: number;
+  readonly cmdUs: number;
 }
 
 const codes: Code[] = [
@@ -132,17 +136,18 @@ async function run(c: Contender, round: number, index: number): Promise<Figures>
     await Promise.all(workers.map((w) => sendStart(w.port)));
     // Let the workers settle into waiting before the idle window opens.
     await new Promise((r) => setTimeout(r, 500));
-    const idle0 = await mastersCpuUs(monitor);
+    const idle0 = await mastersUse(monitor);
     await new Promise((r) => setTimeout(r, IDLE_MS));
-    const idleUs = sum(cpuSpent(idle0, await mastersCpuUs(monitor)));
+    const idleUs = sum(spent(idle0, await mastersUse(monitor)).map((u) => u.cpuUs));
     const before = await receiver.count();
-    const cpu0 = await mastersCpuUs(monitor);
+    const use0 = await mastersUse(monitor);
     const startedAt = Date.now();
     const [load, lastAt] = await Promise.all([
       ingest(api.port, N, BODY),
       receiver.waitFor(before + N, TIMEOUT_MS),
     ]);
-    const perMaster = cpuSpent(cpu0, await mastersCpuUs(monitor)).map((us) => us / N);
+    const used = spent(use0, await mastersUse(monitor));
+    const perMaster = used.map((u) => u.cpuUs / N);
     const idleUsPerS = IDLE_MS > 0 ? (idleUs * 1000) / IDLE_MS : 0;
     const busyMs = Date.now() - startedAt;
     if (load.non2xx > 0)
@@ -154,6 +159,8 @@ async function run(c: Contender, round: number, index: number): Promise<Figures>
       perMasterUs: perMaster,
       idleUsPerS,
       netUs: sum(perMaster) - (idleUsPerS * busyMs) / 1000 / N,
+      calls: sum(used.map((u) => u.calls)) / N,
+      cmdUs: sum(used.map((u) => u.cmdUs)) / N,
     };
   } finally {
     await Promise.all(children.map((t) => t.stop()));
@@ -163,11 +170,10 @@ async function run(c: Contender, round: number, index: number): Promise<Figures>
   }
 }
 
-const contenders: Contender[] = codes.flatMap((code) =>
-  (["one Redis", "3-master cluster"] as const)
-    .filter((backend) => BACKENDS.includes(backend === "one Redis" ? "one" : "cluster"))
-    .flatMap((backend) => WORKERS.map((workers) => ({ code, backend, workers }))),
-);
+// The codes alternate (this, against, this, …), so a slow spell of the shared machine hits both.
+const contenders: Contender[] = (["one Redis", "3-master cluster"] as const)
+  .filter((backend) => BACKENDS.includes(backend === "one Redis" ? "one" : "cluster"))
+  .flatMap((backend) => WORKERS.flatMap((workers) => codes.map((code) => ({ code, backend, workers }))));
 const key = (c: Contender): string => `${c.code.label}|${c.backend}|${c.workers}`;
 const results = new Map<string, Figures[]>(contenders.map((c) => [key(c), []]));
 const rows: Record<string, string | number>[] = [];
@@ -189,6 +195,8 @@ for (let round = 1; round <= ROUNDS; round++) {
       "per master": f.perMasterUs.map((us) => Math.round(us)).join("+"),
       "idle µs/s": Math.round(f.idleUsPerS),
       "net µs/hook": Math.round(f.netUs),
+      "cmds/hook": f.calls.toFixed(1),
+      "cmd µs/hook": Math.round(f.cmdUs),
     });
   }
 }
@@ -213,6 +221,9 @@ const summary = contenders.map((c) => {
     "idle µs/s": Math.round(medianOf(c, (f) => f.idleUsPerS)),
     "net µs/hook": Math.round(medianOf(c, (f) => f.netUs)),
     "net ÷ one": ratio((f) => f.netUs),
+    "cmds/hook": medianOf(c, (f) => f.calls).toFixed(1),
+    "cmd µs/hook": Math.round(medianOf(c, (f) => f.cmdUs)),
+    "cmd ÷ one": ratio((f) => f.cmdUs),
   };
 });
 console.log(table(rows));
