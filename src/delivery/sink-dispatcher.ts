@@ -1,6 +1,6 @@
 // The worker side of inbound dispatch: each sink's queues (queue-plan.ts: its partitions, or its
-// bucket queues on a cluster) in the worker pool, each with its own concurrency, breaker and sink instance, so a sink that hangs or fails
-// only ever occupies its own workers. A sink's breaker is shared by every worker process
+// bucket queues on a cluster) in the worker pool, each sink with its own concurrency, breaker and sink
+// instance, so a sink that hangs or fails only ever occupies its own workers. A sink's breaker is shared by every worker process
 // (SharedBreaker): opened by one, it holds for all, and one probe goes out per open period cluster-wide.
 import type { Config } from "../config/schema.ts";
 import type { Logger } from "../observability/logger.ts";
