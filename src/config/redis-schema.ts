@@ -15,7 +15,20 @@ export const redisSchema = strict
      * Seeds of a Redis Cluster (any few of its nodes; the client finds the rest). When set, every
      * connection is a cluster client and `url` is not used.
      */
-    cluster: strict.object({ nodes: z.array(redisUrl).min(1) }).optional(),
+    cluster: strict
+      .object({
+        nodes: z.array(redisUrl).min(1),
+        /**
+         * How delivery queues are laid out on the cluster. `bucket`: every sink, and the outbound
+         * direction, has one queue per storage bucket (16), in that bucket's hash tag, so a row and its
+         * job share a slot and ingest writes both in one script call; a sink's `partitions` is not used.
+         * `partition`: a sink's `partitions` queues, each its own hash tag; jobs are added behind the
+         * persist (one more round trip, on another master). Jobs left in the other layout's queues by
+         * a switch are still delivered (the workers drain them).
+         */
+        queues: z.enum(["bucket", "partition"]).default("bucket"),
+      })
+      .optional(),
     /**
      * Refuse to start on a Redis whose maxmemory-policy could evict records (anything but
      * noeviction); off, it is a loud warning.

@@ -7,7 +7,8 @@ import type { Config } from "../config/schema.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { Tracing } from "../observability/tracing.ts";
-import { OUTBOUND_QUEUE } from "../queue/delivery-job.ts";
+import type { QueuePlan } from "../queue/queue-plan.ts";
+import type { LegacyDrain } from "./legacy-drain.ts";
 import { createGuardedDispatcher } from "../fanout/ssrf-guard.ts";
 import type { DeliveryStore } from "../store/delivery-store.ts";
 import type { Keys } from "../store/keys.ts";
@@ -29,8 +30,12 @@ const RATE_BURST = 1;
 export interface OutboundDispatcherDeps {
   readonly config: Config;
   readonly keys: Keys;
-  /** The pool the outbound queue runs in. */
+  /** The pool the outbound queues run in. */
   readonly pool: WorkerPool;
+  /** Which queues the outbound direction has. */
+  readonly plan: QueuePlan;
+  /** Where the other queue layout's jobs are drained (on a cluster). */
+  readonly legacy?: LegacyDrain | undefined;
   /** Commands of the ledger and the shared limits (a connection that waits out a blip). */
   readonly redis: RedisClient;
   /** A connection the shared breaker subscribes on. */
@@ -94,7 +99,15 @@ export class OutboundDispatcher {
       maxRetryAfterMs: config.dispatch.max_retry_after_ms,
       ...(this.deps.tracing ? { tracing: this.deps.tracing } : {}),
     });
-    this.deps.pool.add({ name: OUTBOUND_QUEUE, concurrency: config.outbound.concurrency, processor });
+    // The concurrency (per process) is shared out over the outbound queues (one, or one per bucket).
+    const queues = this.deps.plan.outboundQueues();
+    const concurrency = config.outbound.concurrency;
+    for (const name of queues)
+      this.deps.pool.add({ name, concurrency: Math.ceil(concurrency / queues.length), processor });
+    const legacy = this.deps.legacy;
+    const old = legacy?.plan.outboundQueues() ?? [];
+    for (const name of old)
+      legacy?.watch(this.deps.pool, { name, concurrency: Math.ceil(concurrency / old.length), processor });
   }
 
   /** Stop the endpoints' breaker and agent, once the pool's workers have stopped (WorkerPool.stop). */

@@ -1,12 +1,12 @@
-// The worker side of inbound dispatch: one queue per sink (per partition of a partitioned sink) in the
-// worker pool, each with its own concurrency, breaker and sink instance, so a sink that hangs or fails
-// only ever occupies its own workers. A sink's breaker is shared by every worker process
+// The worker side of inbound dispatch: each sink's queues (queue-plan.ts: its partitions, or its
+// bucket queues on a cluster) in the worker pool, each sink with its own concurrency, breaker and sink
+// instance, so a sink that hangs or fails only ever occupies its own workers. A sink's breaker is shared by every worker process
 // (SharedBreaker): opened by one, it holds for all, and one probe goes out per open period cluster-wide.
 import type { Config } from "../config/schema.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { Tracing } from "../observability/tracing.ts";
-import { sinkQueueName } from "../queue/delivery-job.ts";
+import type { QueuePlan } from "../queue/queue-plan.ts";
 import type { Sink } from "../sinks/sink.ts";
 import type { DeliveryStore } from "../store/delivery-store.ts";
 import type { Keys } from "../store/keys.ts";
@@ -14,6 +14,7 @@ import type { RedisClient } from "../store/redis-client.ts";
 import { claimFor, smallestInlineLimit } from "./claim-check.ts";
 import { createDeliveryProcessor } from "./sink-target.ts";
 import { type BreakerStateName, SharedBreaker } from "./shared-breaker.ts";
+import type { LegacyDrain } from "./legacy-drain.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 
 export interface SinkDispatcherDeps {
@@ -21,6 +22,10 @@ export interface SinkDispatcherDeps {
   readonly keys: Keys;
   /** The pool the sinks' queues run in. */
   readonly pool: WorkerPool;
+  /** Which queues each sink has. */
+  readonly plan: QueuePlan;
+  /** Where the other queue layout's jobs are drained (on a cluster). */
+  readonly legacy?: LegacyDrain | undefined;
   /** The ledger, on a connection that waits out a Redis blip rather than failing an attempt. */
   readonly ledger: DeliveryStore;
   /** Commands of the shared breakers (a connection that waits out a blip, like the ledger's). */
@@ -77,16 +82,21 @@ export class SinkDispatcher {
         inFlight: this.deps.pool.inFlight,
         claimFor: (hook) => claimFor(hook, limitBySource.get(hook.source), this.deps.publicUrl()),
       });
-      // The sink's concurrency (per process) is shared out over its partitions, whose jobs are spread
-      // evenly by delivery id.
-      const partitions = sinkConfig?.partitions ?? 1;
+      // The sink's concurrency (per process) is shared out over its queues, whose jobs are spread
+      // evenly by delivery id (its partition, or its bucket).
       const concurrency = sinkConfig?.concurrency ?? config.dispatch.concurrency;
-      for (let p = 0; p < partitions; p++)
-        this.deps.pool.add({
-          name: sinkQueueName(sink.name, p),
-          concurrency: Math.ceil(concurrency / partitions),
+      const log = { sink: sink.name };
+      const queues = this.deps.plan.sinkQueues(sink.name);
+      for (const name of queues)
+        this.deps.pool.add({ name, concurrency: Math.ceil(concurrency / queues.length), processor, log });
+      const legacy = this.deps.legacy;
+      const old = legacy?.plan.sinkQueues(sink.name) ?? [];
+      for (const name of old)
+        legacy?.watch(this.deps.pool, {
+          name,
+          concurrency: Math.ceil(concurrency / old.length),
           processor,
-          log: { sink: sink.name },
+          log,
         });
     }
   }

@@ -21,6 +21,9 @@ const NEVER_STALLED_OUT = 1_000_000_000;
 /** After the deadline, how long cancelled attempts get to hand their rows back before workers are cut. */
 const HAND_BACK_MS = 2000;
 
+/** A worker of the pool, as `add` hands it out and `retire` takes it back. */
+export type PoolWorker = Worker<DeliveryJobData, void, string>;
+
 export type Processor = (job: DeliveryJob, token?: string) => Promise<void>;
 
 export interface PoolQueue {
@@ -47,8 +50,8 @@ export class WorkerPool {
 
   constructor(private readonly deps: WorkerPoolDeps) {}
 
-  /** Start taking jobs from `queue`. */
-  add(queue: PoolQueue): void {
+  /** Start taking jobs from `queue`; the worker is the handle `retire` takes. */
+  add(queue: PoolQueue): PoolWorker {
     const { config, keys, connection, logger } = this.deps;
     const lockMs = config.dispatch.lock_ms;
     const worker = new Worker<DeliveryJobData, void, string>(queue.name, queue.processor, {
@@ -64,6 +67,15 @@ export class WorkerPool {
     const log = queue.log ?? { queue: queue.name };
     worker.on("error", (err) => logger.error({ ...log, err: err.message }, "worker error"));
     this.workers.push(worker);
+    return worker;
+  }
+
+  /** Stop one worker of the pool once its running attempts finish (a drained queue's, say). */
+  async retire(worker: PoolWorker): Promise<void> {
+    const at = this.workers.indexOf(worker);
+    if (at < 0) return;
+    this.workers.splice(at, 1);
+    await worker.close();
   }
 
   /**

@@ -1,7 +1,8 @@
 // Writing a fanout: the event and its rows a page of endpoints at a time (each page one atomic,
-// idempotent script). Where the store writes the rows' jobs in the same script (a single Redis with the
-// verified BullMQ, as ingest's persist does), every page goes out at once: one command per page, rows
-// and jobs together, nothing left to add. Otherwise (a cluster) each page's new rows are enqueued
+// idempotent script). Where the store writes the rows' jobs in the same script (a single Redis, or a
+// cluster whose queues are aligned with buckets, with the verified BullMQ, as ingest's persist does),
+// every page goes out at once: one command per page, rows and jobs together, nothing left to add.
+// Otherwise (a cluster with queues by partition) each page's new rows are enqueued
 // before the next page is written, and a row whose job could not be added is marked so that recovery
 // adds it at once. Shared by the publish use case and by recovery, which finishes a fanout whose
 // publisher died between pages: rows are unique on (endpoint, event), so a publisher and recovery

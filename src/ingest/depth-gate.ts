@@ -5,7 +5,6 @@
 import type { Config } from "../config/schema.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import { sinkQueueNames } from "../queue/delivery-job.ts";
 
 /** The queues as the gate samples them. */
 export interface QueueCounts {
@@ -13,6 +12,8 @@ export interface QueueCounts {
     string,
     { readonly name: string; getJobCounts(...states: string[]): Promise<Record<string, number>> }
   >;
+  /** Which of them are a sink's. */
+  readonly plan: { sinkQueues(sink: string): string[] };
 }
 
 /** The cluster-wide sample the gate shares (see SharedSample). */
@@ -32,7 +33,7 @@ type Depths = Record<string, Partial<Record<(typeof BACKLOG_STATES)[number], num
 
 export class DepthGate {
   private readonly backlog = new Map<string, number>();
-  /** Waiting jobs by sink, over its partitions: summed once per sample, read on every hook. */
+  /** Waiting jobs by sink, over its queues: summed once per sample, read on every hook. */
   private readonly sinkBacklogs = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private intervalMs = 1000;
@@ -81,12 +82,17 @@ export class DepthGate {
   }
 
   private async read(): Promise<Depths> {
-    const depths: Depths = {};
-    for (const [name, queue] of this.queues.all()) {
-      const counts = await queue.getJobCounts(...BACKLOG_STATES);
-      depths[name] = Object.fromEntries(BACKLOG_STATES.map((state) => [state, counts[state] ?? 0]));
-    }
-    return depths;
+    // All at once: a cluster aligned by bucket has 16 queues a sink.
+    const read = await Promise.all(
+      [...this.queues.all()].map(async ([name, queue]) => {
+        const counts = await queue.getJobCounts(...BACKLOG_STATES);
+        return [
+          name,
+          Object.fromEntries(BACKLOG_STATES.map((state) => [state, counts[state] ?? 0])),
+        ] as const;
+      }),
+    );
+    return Object.fromEntries(read);
   }
 
   private apply(depths: Depths): void {
@@ -94,8 +100,8 @@ export class DepthGate {
       for (const state of BACKLOG_STATES) this.metrics.queueJobs.set({ queue, state }, counts[state] ?? 0);
       this.backlog.set(queue, (counts.wait ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0));
     }
-    for (const [sink, config] of Object.entries(this.config.sinks)) {
-      const queues = sinkQueueNames(sink, config.partitions ?? 1);
+    for (const sink of Object.keys(this.config.sinks)) {
+      const queues = this.queues.plan.sinkQueues(sink);
       this.sinkBacklogs.set(
         sink,
         queues.reduce((sum, queue) => sum + (this.backlog.get(queue) ?? 0), 0),

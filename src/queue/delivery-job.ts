@@ -41,6 +41,15 @@ export function sinkQueueNames(sink: string, partitions: number): string[] {
 /** The shared queue every outbound endpoint's deliveries run on. */
 export const OUTBOUND_QUEUE = "outbound";
 
+/**
+ * The queue of one storage bucket of a sink's (`sink-<name>`) or the outbound (`outbound`) queue, on a
+ * cluster whose queues are aligned with buckets: `<queue>.b<bucket>`. Its keys take the bucket's hash
+ * tag (Keys#queuePrefix); a partition's suffix is digits only, so the two never meet.
+ */
+export function bucketQueueName(queue: string, bucket: number): string {
+  return `${queue}.b${bucket}`;
+}
+
 /** How many queue partitions each sink has (`sinks.<name>.partitions`); a sink not named has one. */
 export type SinkPartitions = Readonly<Record<string, number>>;
 

@@ -1,6 +1,7 @@
-// Producer side of the delivery queues: one BullMQ Queue per sink (and the shared outbound queue), the
-// enqueue step of ingest and publish, and `ensure`, which recovery and replay use to make a live row's
-// job exist again whatever became of it.
+// Producer side of the delivery queues: a BullMQ Queue per queue of the plan (queue-plan.ts: a sink's
+// partitions and the outbound queue, or on a cluster each one's bucket queues), the enqueue step of
+// ingest and publish, and `ensure`, which recovery and replay use to make a live row's job exist again
+// whatever became of it.
 import { type JobsOptions, Queue } from "bullmq";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { DeliveryRow } from "../domain/delivery.ts";
@@ -8,13 +9,8 @@ import type { DeliveryId } from "../domain/ids.ts";
 import type { Keys } from "../store/keys.ts";
 import type { JobLayout, JobWrite } from "../store/row-write.ts";
 import { queueKeysOf, standardJobWrite } from "./bullmq/job-layout.ts";
-import {
-  DELIVERY_JOB_NAME,
-  type DeliveryJobData,
-  type SinkPartitions,
-  deliveryQueueNames,
-  queueNameOf,
-} from "./delivery-job.ts";
+import { DELIVERY_JOB_NAME, type DeliveryJobData } from "./delivery-job.ts";
+import type { QueuePlan } from "./queue-plan.ts";
 
 /** Queue events kept for Bull Board and listeners; each costs Redis memory per job. */
 const EVENTS_MAX_LEN = 1000;
@@ -47,13 +43,18 @@ export class DeliveryQueues implements JobLayout {
   /** Per queue, the keys an add names besides the job's own (the persist script's job write). */
   private readonly queueKeys = new Map<string, readonly string[]>();
 
-  /** A queue for every partition of every sink in `partitions`, and the outbound queue. */
+  /** A queue for every queue of the plan. */
   constructor(
     private readonly connection: RedisClient,
     private readonly keys: Keys,
-    private readonly partitions: SinkPartitions,
+    readonly plan: QueuePlan,
   ) {
-    for (const name of deliveryQueueNames(partitions)) this.queue(name);
+    for (const name of plan.all()) this.queue(name);
+  }
+
+  /** Whether a row's job is in its row's slot (always on one Redis; on a cluster aligned by bucket). */
+  get sharesRowSlot(): boolean {
+    return this.plan.byBucket;
   }
 
   private queue(name: string): Queue<DeliveryJobData> {
@@ -72,7 +73,7 @@ export class DeliveryQueues implements JobLayout {
 
   /** The queue of a delivery's job (its target's, its partition's), if this process knows it. */
   forRow(row: Pick<JobRef, "id" | "target">): Queue<DeliveryJobData> | undefined {
-    return this.queues.get(queueNameOf(row.target, row.id, this.partitions));
+    return this.queues.get(this.plan.queueOf(row.target, row.id));
   }
 
   /** The Redis key of a delivery's job (in its queue's hash tag, so on its queue's cluster node). */
@@ -87,7 +88,7 @@ export class DeliveryQueues implements JobLayout {
 
   /** Name of the queue of a delivery's job. */
   queueNameOf(row: Pick<JobRef, "id" | "target">): string {
-    return queueNameOf(row.target, row.id, this.partitions);
+    return this.plan.queueOf(row.target, row.id);
   }
 
   /** A row's job, for the persist script to write as `enqueue` would add it. */

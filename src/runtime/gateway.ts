@@ -10,7 +10,7 @@ import { type Logger, createLogger } from "../observability/logger.ts";
 import { Metrics } from "../observability/metrics.ts";
 import type { OtelEnv } from "../observability/otel-env.ts";
 import { startTracing } from "../observability/start-tracing.ts";
-import { sinkPartitionsOf } from "../queue/delivery-job.ts";
+import { QueuePlan } from "../queue/queue-plan.ts";
 import { LAYOUT_BULLMQ_VERSION, installedBullmqVersion, layoutVerified } from "../queue/bullmq/version.ts";
 import { DeliveryQueues } from "../queue/delivery-queues.ts";
 import { ReplayQueue } from "../queue/replay-queue.ts";
@@ -98,7 +98,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     // Before anything below writes: a layout this release cannot use stops the boot here (LayoutError).
     await ensureLayout(redis, keys, logger, { settings: layoutSettingsOf(config) });
 
-    const queues = new DeliveryQueues(redis, keys, sinkPartitionsOf(config.sinks));
+    const queues = new DeliveryQueues(redis, keys, QueuePlan.of(config));
     life.onStop("queues", () => queues.close());
     const replayQueue = new ReplayQueue(redis, keys);
     life.onStop("replays queue", () => replayQueue.close());

@@ -7,7 +7,11 @@ import type { RedisConfig } from "../config/redis-schema.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 
 /** Where to connect: the parts of `redis` config that say so. */
-export type RedisTarget = Pick<RedisConfig, "url" | "cluster">;
+export interface RedisTarget {
+  readonly url: RedisConfig["url"];
+  /** Only the seeds matter to a connection. */
+  readonly cluster?: { readonly nodes: readonly string[] } | undefined;
+}
 
 // Reconnect quickly but without hammering a Redis that is down.
 const backoff = (times: number): number => Math.min(100 * times, 2000);

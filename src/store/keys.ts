@@ -4,7 +4,8 @@
 //     recovery watch set and the DLQ indexes of the rows in that bucket (a hook's bucket comes from its
 //     dedup identity and is the last character of its id; its rows live beside it);
 //   - per BullMQ queue `{<prefix>:<queue>}`: the queue's own keys (and a replay's record, which its
-//     job's lock fences).
+//     job's lock fences); on a cluster whose delivery queues are aligned with buckets, a bucket's
+//     queues (`<queue>.b<bucket>`) are in that bucket's tag instead, beside its rows.
 import { BUCKETS, type DeliveryId, type HookId, bucketFor, bucketOf } from "../domain/ids.ts";
 
 /** The DLQ filter indexes a dead row is listed in, by name (`all`, `source:x`, `sink:x`, …). */
@@ -15,6 +16,9 @@ export type DlqIndexName =
   | `endpoint:${string}`
   | `class:${string}`
   | `tenant:${string}`;
+
+/** A queue of one storage bucket (bucketQueueName): `<queue>.b<bucket>`. */
+const BUCKET_QUEUE = /\.b(\d{1,2})$/;
 
 /** Key builder for one deployment prefix (`redis.prefix`). */
 export class Keys {
@@ -83,9 +87,13 @@ export class Keys {
     return `${this.bucketTag(bucket)}:dlq:indexes`;
   }
 
-  /** BullMQ `prefix` of one queue: its own hash tag. */
+  /**
+   * BullMQ `prefix` of one queue: its own hash tag, or for a queue of one bucket (`<queue>.b<bucket>`,
+   * bucketQueueName) that bucket's, so its jobs share a slot with the bucket's rows.
+   */
   queuePrefix(queue: string): string {
-    return `{${this.prefix}:${queue}}`;
+    const bucket = BUCKET_QUEUE.exec(queue)?.[1];
+    return bucket === undefined ? `{${this.prefix}:${queue}}` : this.bucketTag(Number(bucket));
   }
 
   /** Hash: one replay job's filter, progress and state; beside its job, whose lock fences it. */

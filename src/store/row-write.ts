@@ -1,8 +1,9 @@
 // Creating delivery rows, the TypeScript half (the Lua half is lua/ledger/create-row.lua, the one row
 // writer of ingest's persist and fanout's publish): how a row, and its job where the script writes it
 // too, is laid out in a script call's keys and arguments. Jobs go in the same call only where the
-// queue is reachable from it: a single Redis (on a cluster the queue is another slot than the row, and
-// the caller adds the job behind the call) with the BullMQ release the job layout was verified for.
+// queue is reachable from it: a single Redis, or a cluster whose queues are aligned with buckets (with
+// queues by partition the job is another slot than the row, and the caller adds it behind the call),
+// with the BullMQ release the job layout was verified for.
 // Both directions share the one recovery protocol for the case without: a row is born in its bucket's
 // watch set, and one whose job add failed is marked so recovery adds its job at once.
 import type { DeliveryRow } from "../domain/delivery.ts";
@@ -30,21 +31,23 @@ export type RowRef = Pick<DeliveryRow, "id" | "parentId" | "target">;
 /** Where and how a delivery's job is stored (the delivery queues know). */
 export interface JobLayout {
   jobWrite(row: RowRef): JobWrite;
+  /** Whether each job is in its row's hash tag, so a script on a cluster may write both. */
+  readonly sharesRowSlot: boolean;
 }
 
 /** A store of the records rows deliver (hooks, events): it creates their rows, and their jobs where it can. */
 export abstract class RowParentStore {
-  /** How this store's scripts write jobs; undefined (always on a cluster): the caller adds them. */
+  /** How this store's scripts write jobs; undefined (a cluster whose jobs are elsewhere): the caller adds them. */
   protected readonly jobs: JobLayout | undefined;
 
   constructor(
     protected readonly redis: RedisClient,
     protected readonly keys: Keys,
     protected readonly deliveries: DeliveryStore,
-    /** When given, on a single Redis, rows' jobs are written by the call that creates the rows. */
+    /** When given, rows' jobs are written by the call that creates the rows (on a cluster: if in their slot). */
     jobs?: JobLayout,
   ) {
-    this.jobs = isCluster(redis) ? undefined : jobs;
+    this.jobs = isCluster(redis) && !jobs?.sharesRowSlot ? undefined : jobs;
   }
 
   /** Whether this store writes the rows' jobs itself (the caller then adds none). */

@@ -9,6 +9,7 @@ import type { EventRecord } from "../../src/store/event-store.ts";
 import { publishEvent } from "../../src/fanout/publish-event.ts";
 import { Metrics } from "../../src/observability/metrics.ts";
 import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
+import { QueuePlan } from "../../src/queue/queue-plan.ts";
 import { DeliveryStore, ledgerOptions } from "../../src/store/delivery-store.ts";
 import { EndpointStore } from "../../src/store/endpoint-store.ts";
 import { EventStore } from "../../src/store/event-store.ts";
@@ -29,7 +30,7 @@ it("a publish without an id that dies between pages still ends with every matchi
     { recovery: { stale_after_ms: 500 } },
   );
   const { keys, redis, cleanup } = scratchRedis(config);
-  const queues = new DeliveryQueues(redis, keys, {});
+  const queues = new DeliveryQueues(redis, keys, new QueuePlan({}, false));
   cleanups.push(async () => {
     await queues.close();
     await cleanup();

@@ -10,6 +10,7 @@ import { type JobAdder, publishEvent } from "../../src/fanout/publish-event.ts";
 import { Metrics } from "../../src/observability/metrics.ts";
 import { OUTBOUND_QUEUE } from "../../src/queue/delivery-job.ts";
 import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
+import { QueuePlan } from "../../src/queue/queue-plan.ts";
 import { DeliveryStore, ledgerOptions } from "../../src/store/delivery-store.ts";
 import { EndpointStore } from "../../src/store/endpoint-store.ts";
 import { EventStore, endpointDeliveryId } from "../../src/store/event-store.ts";
@@ -34,7 +35,7 @@ afterEach(async () => {
 /** The publish use case over the config's Redis, with `jobs` in place of the real queues where given. */
 function publisher(config: Config) {
   const { keys, redis, cleanup } = scratchRedis(config);
-  const queues = new DeliveryQueues(redis, keys, {});
+  const queues = new DeliveryQueues(redis, keys, new QueuePlan({}, false));
   const ledger = new DeliveryStore(redis, keys, ledgerOptions(config));
   const events = new EventStore(redis, keys, ledger);
   const outbound = new Queue(OUTBOUND_QUEUE, { connection: redis, prefix: keys.queuePrefix(OUTBOUND_QUEUE) });

@@ -10,6 +10,7 @@ import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import { LAYOUT_BULLMQ_VERSION, installedBullmqVersion } from "../../src/queue/bullmq/version.ts";
 import { sinkQueueName } from "../../src/queue/delivery-job.ts";
 import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
+import { QueuePlan } from "../../src/queue/queue-plan.ts";
 import { DeliveryStore, ledgerOptions } from "../../src/store/delivery-store.ts";
 import { HookStore } from "../../src/store/hook-store.ts";
 import type { Keys } from "../../src/store/keys.ts";
@@ -36,7 +37,7 @@ interface Side {
 async function side(): Promise<Side> {
   const config = testConfig({ sinks: {}, sources: {} });
   const { keys, redis, cleanup } = scratchRedis(config);
-  const queues = new DeliveryQueues(redis, keys, { s: 1 });
+  const queues = new DeliveryQueues(redis, keys, new QueuePlan({ s: 1 }, false));
   const queue = new Queue(QUEUE, { connection: redis, prefix: keys.queuePrefix(QUEUE) });
   cleanups.push(async () => {
     await queue.close();

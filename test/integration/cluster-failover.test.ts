@@ -6,7 +6,7 @@ import type { Cluster } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import type { HookId } from "../../src/domain/ids.ts";
-import { queueNameOf } from "../../src/queue/delivery-job.ts";
+import { QueuePlan } from "../../src/queue/queue-plan.ts";
 import { keySlot } from "../../src/store/key-slot.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import { type TestCluster, startTestCluster } from "../support/redis-cluster.ts";
@@ -65,7 +65,7 @@ function ownersOf(id: string): Set<number> {
   const written = [keys.hook(id as HookId)];
   for (const sink of SINKS) {
     const row = sinkDeliveryId(id as HookId, sink);
-    const queue = queueNameOf({ kind: "sink", name: sink }, row, PARTITIONS);
+    const queue = QueuePlan.of(gw.config).queueOf({ kind: "sink", name: sink }, row);
     written.push(`${keys.queuePrefix(queue)}:${queue}:${row}`);
   }
   return new Set(written.map((key) => Number(client.slots[keySlot(key)]?.[0]?.split(":")[1])));

@@ -10,6 +10,7 @@ import { type PublishDeps, PublishRefused, publishEvent } from "../../src/fanout
 import { Metrics } from "../../src/observability/metrics.ts";
 import { OUTBOUND_QUEUE } from "../../src/queue/delivery-job.ts";
 import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
+import { QueuePlan } from "../../src/queue/queue-plan.ts";
 import { DeliveryStore, ledgerOptions } from "../../src/store/delivery-store.ts";
 import { EndpointStore } from "../../src/store/endpoint-store.ts";
 import { EventStore, endpointDeliveryId } from "../../src/store/event-store.ts";
@@ -25,7 +26,7 @@ afterEach(async () => {
 async function setup(n: number, pageSize: number) {
   const config = outboundConfig();
   const { keys, redis, cleanup } = scratchRedis(config);
-  const queues = new DeliveryQueues(redis, keys, {});
+  const queues = new DeliveryQueues(redis, keys, new QueuePlan({}, false));
   const outbound = new Queue(OUTBOUND_QUEUE, { connection: redis, prefix: keys.queuePrefix(OUTBOUND_QUEUE) });
   cleanups.push(
     cleanup,

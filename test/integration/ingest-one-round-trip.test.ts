@@ -8,6 +8,7 @@ import pino from "pino";
 import { afterEach, expect, it } from "vitest";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
+import { QueuePlan } from "../../src/queue/queue-plan.ts";
 import { sinkQueueName } from "../../src/queue/delivery-job.ts";
 import { metricValue, sendHook } from "../support/hooks.ts";
 import { hookFixture, ledgerStores } from "../support/ledger.ts";
@@ -94,7 +95,7 @@ it("delivers a hook whose job ran before its record was written, on the job's se
   const { keys } = gw.gateway;
   const redis = new Redis(gw.config.redis.url);
   cleanups.push(async () => redis.disconnect());
-  const queues = new DeliveryQueues(redis, keys, { s: 1 });
+  const queues = new DeliveryQueues(redis, keys, new QueuePlan({ s: 1 }, false));
   cleanups.push(() => queues.close());
   const hook = hookFixture({ source: "src", sinks: ["s"] });
   const row = {
@@ -122,7 +123,7 @@ it("drops a job whose hook was never stored after its second look, without a war
   const gw = await gatewayTo(rx, { roles: ["dispatch"], logger });
   const redis = new Redis(gw.config.redis.url);
   cleanups.push(async () => redis.disconnect());
-  const queues = new DeliveryQueues(redis, gw.gateway.keys, { s: 1 });
+  const queues = new DeliveryQueues(redis, gw.gateway.keys, new QueuePlan({ s: 1 }, false));
   cleanups.push(() => queues.close());
   const hook = hookFixture({ source: "src", sinks: ["s"] });
   const id = sinkDeliveryId(hook.id, "s");

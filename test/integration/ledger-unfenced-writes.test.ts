@@ -9,6 +9,7 @@ import { silentLogger } from "../../src/observability/logger.ts";
 import { Reconcile } from "../../src/recovery/reconcile.ts";
 import { DeliveryStore } from "../../src/store/delivery-store.ts";
 import { dlqCount, DeliveryQueues, hookFixture, ledgerStores, sinkRow } from "../support/ledger.ts";
+import { QueuePlan } from "../../src/queue/queue-plan.ts";
 import { scratchRedis, testConfig } from "../support/test-gateway.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -33,7 +34,7 @@ async function rowToARemovedSink(staleAfterMs: number) {
 
 it("reconcile-unfenced-dead-letter: recovery's dead letter never lands on a row a worker claimed after recovery did", async () => {
   const { config, redis, keys, stores, hook, row } = await rowToARemovedSink(0);
-  const queues = new DeliveryQueues(redis, keys, {});
+  const queues = new DeliveryQueues(redis, keys, new QueuePlan({}, false));
   cleanups.push(() => queues.close());
   let workerFence: number | undefined;
   // A worker of an older process (one that still has the sink) claims the row right after recovery's
@@ -72,7 +73,7 @@ it("reconcile-unfenced-dead-letter: recovery's dead letter never lands on a row 
 
 it("reconcile-unfenced-dead-letter: with no worker in between, the row to a removed sink still ends dead", async () => {
   const { config, redis, keys, stores, row } = await rowToARemovedSink(0);
-  const queues = new DeliveryQueues(redis, keys, {});
+  const queues = new DeliveryQueues(redis, keys, new QueuePlan({}, false));
   cleanups.push(() => queues.close());
   const reconcile = new Reconcile({
     config,

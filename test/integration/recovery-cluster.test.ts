@@ -2,7 +2,7 @@
 // and two ticks never run at the same time, even when a tick outlasts the interval.
 import { pino } from "pino";
 import { afterEach, expect, it } from "vitest";
-import { sinkQueueName } from "../../src/queue/delivery-job.ts";
+import { QueuePlan } from "../../src/queue/queue-plan.ts";
 import { hookFixture, ledgerStores } from "../support/ledger.ts";
 import { Queue } from "bullmq";
 import {
@@ -82,12 +82,14 @@ it("runs each tick once, never two at a time, across two recovery processes", as
     gateways.map((g) => g.metrics.registry.getSingleMetric("switchyard_recovery_reenqueued_total")!.get()),
   );
   expect(recovered.flatMap((m) => m.values).reduce((n, v) => n + v.value, 0)).toBe(records);
-  const queue = new Queue(sinkQueueName("out"), {
-    connection: redis,
-    prefix: keys.queuePrefix(sinkQueueName("out")),
-  });
-  expect(await queue.getJobCountByTypes("waiting", "delayed", "active")).toBe(records);
-  await queue.close();
+  // The sink's jobs, over its queues (one per bucket on a cluster).
+  let jobs = 0;
+  for (const name of QueuePlan.of(config).sinkQueues("out")) {
+    const queue = new Queue(name, { connection: redis, prefix: keys.queuePrefix(name) });
+    jobs += await queue.getJobCountByTypes("waiting", "delayed", "active");
+    await queue.close();
+  }
+  expect(jobs).toBe(records);
 
   // Each scheduled tick was handed to one process only.
   const ids = logs

@@ -8,6 +8,7 @@ import type { DeliveryId, ReplayId } from "../../src/domain/ids.ts";
 import { silentLogger } from "../../src/observability/logger.ts";
 import { Metrics } from "../../src/observability/metrics.ts";
 import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
+import { QueuePlan } from "../../src/queue/queue-plan.ts";
 import { ReplayQueue } from "../../src/queue/replay-queue.ts";
 import { type Gateway, startGateway } from "../../src/runtime/gateway.ts";
 import { ReplayStore } from "../../src/store/replay-store.ts";
@@ -71,7 +72,7 @@ it("finishes a batch left half done by a crash, moving each entry exactly once",
   const { dlq, ledger } = ledgerStores(api.redis, keys, { retentionS: 3600 });
   store = new ReplayStore(api.redis, keys, 3600);
   replayQueue = new ReplayQueue(api.redis, keys);
-  queues = new DeliveryQueues(api.redis, keys, { out: 1 });
+  queues = new DeliveryQueues(api.redis, keys, new QueuePlan({ out: 1 }, false));
 
   // The replay's scan order: oldest first, ties by id, over every bucket.
   const { members } = await dlq.slice("source:src", "asc", rangeOf({}), undefined, 100);

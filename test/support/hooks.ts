@@ -4,7 +4,7 @@ import { type DlqEntry, entryOf } from "../../src/domain/dlq.ts";
 import type { ErrorClass } from "../../src/domain/error-class.ts";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import type { HookId } from "../../src/domain/ids.ts";
-import { sinkQueueName } from "../../src/queue/delivery-job.ts";
+import { QueuePlan } from "../../src/queue/queue-plan.ts";
 import { parseRow } from "../../src/store/delivery-row.ts";
 import type { TestGateway } from "./test-gateway.ts";
 import { eventually } from "./test-gateway.ts";
@@ -99,10 +99,11 @@ export async function metricValue(
 
 /** The BullMQ job of a hook's delivery to `sink` (undefined when there is none). */
 export async function deliveryJob(gw: TestGateway, hookId: string, sink: string): Promise<Job | undefined> {
-  const name = sinkQueueName(sink);
+  const id = sinkDeliveryId(hookId as HookId, sink);
+  const name = QueuePlan.of(gw.config).queueOf({ kind: "sink", name: sink }, id);
   const queue = new Queue(name, { connection: gw.redis, prefix: gw.gateway.keys.queuePrefix(name) });
   try {
-    return await queue.getJob(sinkDeliveryId(hookId as HookId, sink));
+    return await queue.getJob(id);
   } finally {
     await queue.close();
   }

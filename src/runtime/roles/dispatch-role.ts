@@ -3,6 +3,8 @@ import { withSignedClaims } from "../../delivery/claim-check.ts";
 import { SinkDispatcher } from "../../delivery/sink-dispatcher.ts";
 import { OutboundDispatcher } from "../../delivery/outbound-dispatcher.ts";
 import { WorkerPool, stopPools } from "../../delivery/worker-pool.ts";
+import { LegacyDrain } from "../../delivery/legacy-drain.ts";
+import { isCluster } from "../../store/redis-client.ts";
 import { createSink } from "../../sinks/registry.ts";
 import type { Sink } from "../../sinks/sink.ts";
 import { DeliveryStore, ledgerOptions } from "../../store/delivery-store.ts";
@@ -61,9 +63,17 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
   // first), and their stop is registered before any worker starts, so a failed start stops them too.
   const sinkPool = new WorkerPool({ config, keys, connection, logger });
   const outboundPool = new WorkerPool({ config, keys, connection: outboundConnection, logger });
+  // On a cluster, jobs may wait in the other queue layout's queues (from before an upgrade or a switch
+  // of redis.cluster.queues): they are drained beside the current ones. One Redis has one layout only.
+  const plan = core.queues.plan;
+  const legacy = isCluster(ledgerRedis)
+    ? new LegacyDrain({ plan: plan.other(), redis: ledgerRedis, keys, logger })
+    : undefined;
   const dispatcher = new SinkDispatcher({
     ...core,
     pool: sinkPool,
+    plan,
+    legacy,
     ledger,
     redis: ledgerRedis,
     subscriber,
@@ -73,6 +83,8 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
     config,
     keys,
     pool: outboundPool,
+    plan,
+    legacy,
     redis: ledgerRedis,
     subscriber,
     ledger,
@@ -85,6 +97,9 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
   life.onStop("sink breakers", () => dispatcher.close());
   life.onStop("endpoint breakers", () => outbound.close());
   life.onStop("worker pools", (deadline) => stopPools([sinkPool, outboundPool], deadline));
+  // Registered after the pools: it stops counting (and adding workers) before they stop.
+  if (legacy) life.onStop("legacy queue drain", () => legacy.stop());
   await dispatcher.start();
   await outbound.start();
+  await legacy?.start();
 }

@@ -1,0 +1,94 @@
+// Jobs stored in the queues of the other queue layout (queue-plan.ts) are still delivered: those left
+// behind when a cluster moves to bucket-aligned queues (an upgrade, or a switch of
+// `redis.cluster.queues`), and those an older process still adds there during a rolling upgrade. Each
+// such queue is counted every CHECK_MS and has a worker, running its direction's processor, only while
+// it holds jobs: a deployment with nothing left there pays one count per queue per interval, not a
+// blocking connection per queue.
+import type { Logger } from "../observability/logger.ts";
+import { PendingJobs } from "../queue/pending-jobs.ts";
+import type { QueuePlan } from "../queue/queue-plan.ts";
+import type { Keys } from "../store/keys.ts";
+import type { RedisClient } from "../store/redis-client.ts";
+import type { PoolQueue, PoolWorker, WorkerPool } from "./worker-pool.ts";
+
+const CHECK_MS = 10_000;
+
+interface Watched {
+  readonly pool: WorkerPool;
+  readonly queue: PoolQueue;
+  worker?: PoolWorker;
+}
+
+export interface LegacyDrainDeps {
+  /** The other layout's queues: where old jobs may wait. */
+  readonly plan: QueuePlan;
+  /** Where the counts are read (any command connection). */
+  readonly redis: RedisClient;
+  readonly keys: Keys;
+  readonly logger: Logger;
+  readonly checkMs?: number;
+}
+
+export class LegacyDrain {
+  private readonly watched: Watched[] = [];
+  private readonly pending: PendingJobs;
+  private timer: NodeJS.Timeout | undefined;
+  private checking: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(private readonly deps: LegacyDrainDeps) {
+    this.pending = new PendingJobs(deps.redis, deps.keys);
+  }
+
+  get plan(): QueuePlan {
+    return this.deps.plan;
+  }
+
+  /** Give `queue` a worker in `pool` whenever it holds jobs. */
+  watch(pool: WorkerPool, queue: PoolQueue): void {
+    this.watched.push({ pool, queue });
+  }
+
+  /** Count once now (so jobs already there start at once), then every interval. */
+  async start(): Promise<void> {
+    await this.check();
+    this.timer = setInterval(() => {
+      this.checking ??= this.check().finally(() => (this.checking = undefined));
+    }, this.deps.checkMs ?? CHECK_MS);
+    this.timer.unref();
+  }
+
+  /** Stop counting (the pools stop their workers, retired or not, themselves). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.checking;
+    await this.pending.close();
+  }
+
+  private async check(): Promise<void> {
+    for (const w of this.watched) {
+      if (this.stopped) return;
+      try {
+        const pending = await this.pending.of(w.queue.name);
+        if (pending > 0 && !w.worker) {
+          this.deps.logger.info(
+            { queue: w.queue.name, jobs: pending },
+            "draining jobs of the other queue layout",
+          );
+          w.worker = w.pool.add(w.queue);
+        } else if (pending === 0 && w.worker) {
+          const worker = w.worker;
+          w.worker = undefined;
+          await w.pool.retire(worker);
+          this.deps.logger.info({ queue: w.queue.name }, "queue of the other layout drained");
+        }
+      } catch (err) {
+        this.deps.logger.debug(
+          { queue: w.queue.name, err: (err as Error).message },
+          "legacy queue count failed",
+        );
+      }
+    }
+  }
+}
