@@ -13,7 +13,7 @@ import { PORTAL_ROUTES } from "./portal.ts";
 import { REPLAY_ROUTES } from "./replays.ts";
 
 /** The API's version: the client package's follows it (a breaking change bumps the major). */
-export const API_VERSION = "1.2.0";
+export const API_VERSION = "1.3.0";
 
 /** Every route the app serves; a test fails for a served route missing here. */
 export const ALL_ROUTES = [
