@@ -39,14 +39,18 @@ module.exports = {
       severity: "error",
       comment:
         "The runtime wires everything together; a use case or adapter that imports it is a back-edge (e.g. recovery → runtime).",
-      from: { path: "^src/(domain|ingest|delivery|fanout|recovery|store|queue|sinks|observability|config)/" },
+      from: {
+        path: "^src/(domain|ingest|delivery|fanout|recovery|operational|store|queue|sinks|observability|config)/",
+      },
       to: { path: "^src/runtime/" },
     },
     {
       name: "only-runtime-imports-api",
       severity: "error",
       comment: "Routes are the HTTP edge; use cases and adapters never know about them.",
-      from: { path: "^src/(domain|ingest|delivery|fanout|recovery|store|queue|sinks|observability|config)/" },
+      from: {
+        path: "^src/(domain|ingest|delivery|fanout|recovery|operational|store|queue|sinks|observability|config)/",
+      },
       to: { path: "^src/api/" },
     },
     {
@@ -55,7 +59,7 @@ module.exports = {
       comment:
         "Adapters (store, queue, sinks) implement what the use cases need; they never import a use case.",
       from: { path: "^src/(store|queue|sinks)/" },
-      to: { path: "^src/(ingest|delivery|fanout|recovery)/" },
+      to: { path: "^src/(ingest|delivery|fanout|recovery|operational)/" },
     },
     {
       name: "bullmq-internals-in-adapter",

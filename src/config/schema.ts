@@ -7,6 +7,7 @@ import { MAX_CATALOG_ENTRIES, eventTypeSchema } from "./event-type-schema.ts";
 import { strict } from "./unknown-keys.ts";
 import { LOG_LEVELS, breaker, name, positiveInt, retry } from "./fields.ts";
 import { durabilitySchema, redisSchema } from "./redis-schema.ts";
+import { operationalSchema } from "./operational-schema.ts";
 import { sinkSchema } from "./sink-schema.ts";
 import { sinkRegistryGeneration, sinkTraits } from "../sinks/registry.ts";
 import { sourceSchema } from "./source-schema.ts";
@@ -162,6 +163,8 @@ function buildConfigSchema() {
           event_types: z.array(eventTypeSchema).max(MAX_CATALOG_ENTRIES).default([]),
         })
         .prefault({}),
+      /** Operational events: the gateway's own facts as signed `switchyard.*` events. */
+      operational: operationalSchema,
       sinks: z.record(name, sinkSchema()),
       sources: z.record(name, sourceSchema()),
     })

@@ -2,6 +2,7 @@
 // endpoint owners can pick from them and a subscription to a type nobody publishes is caught when the
 // endpoint is made rather than noticed when nothing arrives.
 import { matchesPattern } from "./event.ts";
+import { OPERATIONAL_TYPES } from "./operational-events.ts";
 
 export interface EventType {
   readonly name: string;
@@ -24,13 +25,15 @@ export interface CatalogEntry extends EventType {
 
 /**
  * The subscription patterns of `patterns` no declared type answers to: an exact type that is not
- * declared, or a `prefix.*` that matches none (`*` always matches). A deployment that declares no type
- * at all keeps no catalog, so nothing is flagged.
+ * declared, or a `prefix.*` that matches none (`*` always matches). The gateway's operational types
+ * count as declared (`switchyard.*` is never flagged). A deployment that declares no type at all keeps
+ * no catalog, so nothing is flagged.
  */
 export function undeclaredPatterns(patterns: readonly string[], declared: readonly string[]): string[] {
   if (declared.length === 0) return [];
-  const names = new Set(declared);
+  const known = [...declared, ...OPERATIONAL_TYPES];
+  const names = new Set(known);
   return patterns.filter((p) =>
-    p.endsWith(".*") ? !declared.some((name) => matchesPattern(p, name)) : p !== "*" && !names.has(p),
+    p.endsWith(".*") ? !known.some((name) => matchesPattern(p, name)) : p !== "*" && !names.has(p),
   );
 }

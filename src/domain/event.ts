@@ -4,6 +4,7 @@
 import { NAME } from "../config/schema.ts";
 import { newId } from "./ids.ts";
 import { EVENT_TYPE_MAX_LENGTH, isEventType } from "./event-type-name.ts";
+import { isOperationalType } from "./operational-events.ts";
 
 /** Longest event type, and longest subscription pattern (event-type-name.ts). */
 export { EVENT_TYPE_MAX_LENGTH, isEventType };
@@ -36,24 +37,27 @@ export function isEventTypePattern(value: string): boolean {
 }
 
 /**
- * Does `pattern` match event type `type`? `*` matches every type; `a.b.*` matches every type below `a.b`
- * at any depth (`a.b.c`, `a.b.c.d`) but not `a.b` itself; anything else matches only itself (case matters).
+ * Does `pattern` match event type `type`? `*` matches every type but the gateway's own operational ones
+ * (`switchyard.…`: only a subscription that names them, `switchyard.*` or below, receives them); `a.b.*`
+ * matches every type below `a.b` at any depth (`a.b.c`, `a.b.c.d`) but not `a.b` itself; anything else
+ * matches only itself (case matters).
  */
 export function matchesPattern(pattern: string, type: string): boolean {
-  if (pattern === "*") return true;
+  if (pattern === "*") return !isOperationalType(type);
   if (pattern.endsWith(".*")) return type.startsWith(pattern.slice(0, -1));
   return pattern === type;
 }
 
 /**
  * Every pattern that matches `type`: the type itself, `prefix.*` for each proper dot-prefix, and `*`
- * (`a.b.c` → `a.b.c`, `a.*`, `a.b.*`, `*`). These are the subscription indexes one event reads.
+ * unless the type is operational (`a.b.c` → `a.b.c`, `a.*`, `a.b.*`, `*`). These are the subscription
+ * indexes one event reads, so they agree with matchesPattern.
  */
 export function patternsOf(type: string): string[] {
   const out = [type];
   for (let dot = type.indexOf("."); dot >= 0; dot = type.indexOf(".", dot + 1))
     out.push(`${type.slice(0, dot)}.*`);
-  out.push("*");
+  if (!isOperationalType(type)) out.push("*");
   return out;
 }
 

@@ -11,6 +11,7 @@
 // GET /v1/events/:id/deliveries has them all.
 import { type Endpoint, liveSecrets } from "../domain/endpoint.ts";
 import { type EventInput, parseEventInput } from "../domain/event.ts";
+import { OPERATIONAL_PREFIX, isOperationalType } from "../domain/operational-events.ts";
 import type { EndpointId } from "../domain/ids.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { EventStore } from "../store/event-store.ts";
@@ -70,6 +71,11 @@ export interface PublishDeps {
    */
   readonly confirmReplicas?: (eventRef: string, jobs: readonly JobRef[]) => Promise<void>;
   readonly now?: () => number;
+  /**
+   * May publish under the reserved `switchyard.` namespace: only the gateway's own publishers (the
+   * operational events' drainer, an endpoint's test event) set it; POST /v1/events never does.
+   */
+  readonly mayPublishReserved?: boolean;
 }
 
 /** An endpoint that cannot be delivered to as configured (it has no usable secret). */
@@ -96,6 +102,11 @@ export async function publishEvent(
   const parsed = parseEventInput(body, { maxPayloadBytes: deps.maxPayloadBytes, now });
   if (!parsed.ok) throw new PublishRefused("invalid", parsed.errors.join("; "));
   const input: EventInput = parsed.event;
+  if (isOperationalType(input.type) && deps.mayPublishReserved !== true)
+    throw new PublishRefused(
+      "invalid",
+      `type: "${OPERATIONAL_PREFIX}" types are reserved for the gateway's own operational events; publish under another name`,
+    );
   if (callerTenant !== undefined && input.tenant !== undefined && input.tenant !== callerTenant)
     throw new PublishRefused("forbidden_tenant", "this token may not publish for that tenant");
   const tenant = callerTenant ?? input.tenant;

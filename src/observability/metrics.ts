@@ -156,6 +156,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly operationalEvents = new Counter({
+    name: "switchyard_operational_events_total",
+    help: "Operational facts (switchyard.* events) drained, by type and outcome: published, suppressed (over the per-target budget) or failed.",
+    labelNames: ["type", "outcome"] as const,
+    registers: [this.registry],
+  });
+
   readonly logLinesDropped = new Counter({
     name: "switchyard_log_lines_dropped_total",
     help: "Log lines dropped because stdout was read more slowly than the process logged (its buffer full).",

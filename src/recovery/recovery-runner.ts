@@ -1,6 +1,7 @@
 // The `recovery` role: registers the recovery job scheduler (`recovery.interval_ms`) on the
 // maintenance queue and runs the ticks BullMQ hands to this process, each under the tick lock: reconcile,
-// lost replays, unfinished fanouts.
+// lost replays, unfinished fanouts, and the operational facts no process published (their writer died
+// between the fact and its publish, or never marked its outbox).
 import { type Job, type Queue, Worker } from "bullmq";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { Keys } from "../store/keys.ts";
@@ -29,11 +30,15 @@ export interface RecoveryRunnerDeps extends ReconcileDeps, ReplayRevivalDeps, Om
   readonly redis: RedisClient;
   /** Blocking connection for the maintenance worker. */
   readonly connection: RedisClient;
+  /** The operational facts' drainer (src/operational/): every tick sweeps the outboxes. */
+  readonly operational?: {
+    readonly drainer: { sweep(): Promise<{ published: number; suppressed: number; failed: number }> };
+  };
 }
 
 /** What a tick job returns (shown in Bull Board). */
 export type TickOutcome =
-  | ({ ran: true; replaysRevived: number; fanoutsFinished: number } & RecoveryReport)
+  | ({ ran: true; replaysRevived: number; fanoutsFinished: number; factsPublished: number } & RecoveryReport)
   | { ran: false; reason: "locked" };
 
 const DEFAULT_LOCK_MS = 60_000;
@@ -85,7 +90,12 @@ export class RecoveryRunner {
       const report = await this.recovery.run();
       const replaysRevived = await reviveLostReplays(this.deps);
       const fanoutsFinished = await resumeFanouts({ ...this.deps, jobs: this.deps.queues });
-      return { report: { ...report, replaysRevived, fanoutsFinished }, startedAt, finishedAt: Date.now() };
+      const factsPublished = await this.sweepFacts();
+      return {
+        report: { ...report, replaysRevived, fanoutsFinished, factsPublished },
+        startedAt,
+        finishedAt: Date.now(),
+      };
     });
     if (!result.ran) {
       logger.info({ tick: job.id }, "recovery tick skipped: another runner holds the lock");
@@ -94,10 +104,25 @@ export class RecoveryRunner {
     const { report, startedAt, finishedAt } = result.value;
     const line = { tick: job.id, ...report, started_at: startedAt, duration_ms: finishedAt - startedAt };
     // Idle ticks (every 30 s forever) stay out of the info log.
-    if (report.scanned > 0 || report.replaysRevived > 0 || report.fanoutsFinished > 0)
+    if (
+      report.scanned > 0 ||
+      report.replaysRevived > 0 ||
+      report.fanoutsFinished > 0 ||
+      report.factsPublished > 0
+    )
       logger.info(line, "recovery tick");
     else logger.debug(line, "recovery tick");
     return { ran: true, ...report };
+  }
+
+  /** Publish what the outboxes hold; a failure is logged and left for the next tick, not the tick's end. */
+  private async sweepFacts(): Promise<number> {
+    try {
+      return (await this.deps.operational?.drainer.sweep())?.published ?? 0;
+    } catch (err) {
+      this.deps.logger.warn({ err: (err as Error).message }, "operational events: sweep failed");
+      return 0;
+    }
   }
 
   /** Stop taking ticks (a running one finishes). The scheduler stays: other processes run the ticks. */

@@ -14,6 +14,7 @@ import { sinkPartitionsOf } from "../queue/delivery-job.ts";
 import { LAYOUT_BULLMQ_VERSION, installedBullmqVersion, layoutVerified } from "../queue/bullmq/version.ts";
 import { DeliveryQueues } from "../queue/delivery-queues.ts";
 import { ReplayQueue } from "../queue/replay-queue.ts";
+import { createOperationalEvents } from "../operational/operational-events.ts";
 import type { RecoveryRunnerOptions } from "../recovery/recovery-runner.ts";
 import { DeliveryStore, ledgerOptions } from "../store/delivery-store.ts";
 import { DlqStore } from "../store/dlq-store.ts";
@@ -23,6 +24,7 @@ import { HookStore } from "../store/hook-store.ts";
 import { Keys } from "../store/keys.ts";
 import { ensureLayout } from "../store/layout/ensure-layout.ts";
 import { layoutSettingsOf } from "../store/layout/layout-settings.ts";
+import { OpsOutbox } from "../store/ops-outbox.ts";
 import { ReplayStore } from "../store/replay-store.ts";
 import { loadClaimSigner } from "./claim-key.ts";
 import { checkEvictionPolicy } from "./eviction-check.ts";
@@ -100,7 +102,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     life.onStop("queues", () => queues.close());
     const replayQueue = new ReplayQueue(redis, keys);
     life.onStop("replays queue", () => replayQueue.close());
-    const ledger = new DeliveryStore(redis, keys, ledgerOptions(config));
+    const endpoints = new EndpointStore(redis, keys, config.outbound.max_endpoints_per_tenant);
     const bullmq = installedBullmqVersion();
     const jobsInScript = layoutVerified(bullmq);
     if (!jobsInScript)
@@ -108,6 +110,36 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
         { bullmq, verified: LAYOUT_BULLMQ_VERSION },
         "ingest and fanout add jobs with Queue.add: the in-script job write is verified for another BullMQ release",
       );
+    // The ledger's scripts record operational facts in their outboxes; the drainer publishes them as
+    // events, through the event store built on that ledger.
+    const outbox = new OpsOutbox(redis, keys, {
+      enabled: config.operational.enabled,
+      retentionS: config.retention_s,
+    });
+    const ledger = new DeliveryStore(redis, keys, ledgerOptions(config), outbox);
+    // Jobs are written with their rows (a hook's, a fanout page's) where this BullMQ's job layout is the
+    // verified one.
+    const events = new EventStore(redis, keys, ledger, jobsInScript ? queues : undefined);
+    const operational = createOperationalEvents({
+      config,
+      outbox,
+      redis,
+      metrics,
+      logger,
+      endpoints,
+      publish: {
+        events,
+        endpoints,
+        jobs: queues,
+        metrics,
+        staleAfterMs: config.recovery.stale_after_ms,
+        retentionS: config.retention_s,
+        maxPayloadBytes: config.http.max_body_bytes,
+        pageSize: config.outbound.fanout_page_size,
+      },
+    });
+    // Closed before the queues and Redis it publishes through (shared steps stop last registered first).
+    life.onStop("operational drainer", () => operational.drainer.close());
     const core: Core = {
       config,
       keys,
@@ -120,12 +152,11 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       replays: new ReplayStore(redis, keys, config.retention_s),
       replayQueue,
       ledger,
-      // Jobs are written with their rows (a hook's, a fanout page's) where this BullMQ's job layout is the
-      // verified one.
       hooks: new HookStore(redis, keys, ledger, jobsInScript ? queues : undefined),
       dlq: new DlqStore(redis, keys, ledger),
-      endpoints: new EndpointStore(redis, keys, config.outbound.max_endpoints_per_tenant),
-      events: new EventStore(redis, keys, ledger, jobsInScript ? queues : undefined),
+      endpoints,
+      events,
+      operational,
       claimSigner: await loadClaimSigner(redis, keys, config),
       // A worker-only process cannot know the API's port: it is told through http.public_url (the boot
       // warns when it is missing and claim URLs would be handed out).

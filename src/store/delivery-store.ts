@@ -12,6 +12,7 @@ import { parseRow } from "./delivery-row.ts";
 import { HISTORY_FIELD, decodeAttempts, encodeAttempt } from "./attempt-history.ts";
 import { inGroups } from "./group-indexes.ts";
 import { LuaScript } from "./lua-script.ts";
+import type { OpsOutbox } from "./ops-outbox.ts";
 import { type RedisClient, isCluster, pipelineByNode } from "./redis-client.ts";
 import { TickBatch } from "./tick-batch.ts";
 import {
@@ -59,10 +60,15 @@ export class DeliveryStore {
   private readonly writes: TickBatch<FinishWrite, boolean>;
   private readonly perSlot: boolean;
 
+  /**
+   * `facts`: the outboxes the finish script records operational facts in (with `opts.failingAfter` > 0);
+   * told of every outbox a call wrote to, so the drainer publishes soon and a cluster's outbox is marked.
+   */
   constructor(
     private readonly redis: RedisClient,
     readonly keys: Keys,
     private readonly opts: LedgerOptions,
+    private readonly facts?: OpsOutbox,
   ) {
     this.perSlot = isCluster(redis);
     this.claims = new TickBatch(
@@ -147,10 +153,13 @@ export class DeliveryStore {
     const keys: string[] = [];
     const args: (string | number)[] = [writes.length];
     const history: string[] = [];
+    const outboxes: string[] = [];
     for (const { row, writer, finish, now } of writes) {
       history.push(finish.outcome === "release" || !finish.attempt ? "" : encodeAttempt(finish.attempt));
       const bucket = bucketOf(row.id);
-      const own = [this.keys.delivery(row.id), this.parentKey(row), this.keys.watch(bucket)];
+      const outbox = this.keys.opsOutbox(this.keys.bucketTag(bucket));
+      outboxes.push(outbox);
+      const own = [this.keys.delivery(row.id), this.parentKey(row), this.keys.watch(bucket), outbox];
       if (finish.outcome === "dead")
         own.push(...dlqIndexKeys(this.keys, row, finish.errorClass), this.keys.dlqIndexes(bucket));
       keys.push(...own);
@@ -174,8 +183,14 @@ export class DeliveryStore {
       );
     }
     args.push(ATTEMPT_HISTORY.count, ATTEMPT_HISTORY.bytes, ...history);
+    const failingAfter = this.facts?.enabled === true ? (this.opts.failingAfter ?? 0) : 0;
+    const dirty = failingAfter > 0 ? (this.facts?.dirtyKeys ?? []) : [];
+    keys.push(...dirty);
+    args.push(failingAfter, dirty.length > 0 ? "1" : "0");
     const reply = (await finishScript.run(this.redis, keys, args)) as number[];
-    return reply.map((n) => n === 1);
+    const wrote = new Set(outboxes.filter((_, i) => reply[i] === 2));
+    if (this.facts) for (const outbox of wrote) await this.facts.wrote(outbox);
+    return reply.map((n) => n >= 1);
   }
 
   async get(id: DeliveryId): Promise<DeliveryRow | undefined> {

@@ -60,9 +60,20 @@ export interface LedgerOptions {
   readonly retentionS: number;
   /** How long a row may stay pending or overdue before recovery looks at it. */
   readonly staleAfterMs: number;
+  /**
+   * Failed attempts of one outbound delivery that make `switchyard.delivery.failing`; 0 or absent: the
+   * ledger records no operational fact (operational.enabled off, or a store built outside a gateway).
+   */
+  readonly failingAfter?: number;
 }
 
 /** The ledger's options as the config sets them. */
-export function ledgerOptions(config: Pick<Config, "retention_s" | "recovery">): LedgerOptions {
-  return { retentionS: config.retention_s, staleAfterMs: config.recovery.stale_after_ms };
+export function ledgerOptions(
+  config: Pick<Config, "retention_s" | "recovery" | "operational">,
+): LedgerOptions {
+  return {
+    retentionS: config.retention_s,
+    staleAfterMs: config.recovery.stale_after_ms,
+    failingAfter: config.operational.enabled ? config.operational.failing_after : 0,
+  };
 }

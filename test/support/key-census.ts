@@ -38,6 +38,9 @@ export function owner(
   const sink = /^:sink:([\w-]+)\}:breaker$/.exec(rest);
   if (sink) return live.sinks.has(sink[1] ?? "") ? "a configured sink's breaker" : undefined;
   if (rest === ":claim}:signing-key") return "the deployment's claim signing key";
+  // A minute's budget of operational facts of one target: kept BUDGET_TTL_S (2 minutes), whatever retention_s.
+  if (/^:ops\}:budget:(endpoint|sink):[\w-]+:\d+$/.test(rest))
+    return "a minute's budget of operational facts";
   if (rest === ":layout}:version") return "the data layout this prefix holds";
   if (rest === ":sample}:queue-depths") return "the running API processes' sample";
   // A queue's own bookkeeping (BullMQ): its meta, id counter, capped event stream, stalled check.

@@ -34,7 +34,8 @@ export function endpointTestEventRoutes(deps: EndpointTestEventDeps): Hono {
     const sentAt = new Date().toISOString();
     try {
       const result = await publishEvent(
-        { ...deps, endpoints: { match: () => Promise.resolve([endpoint]) } },
+        // Its default type is in the reserved namespace, and it reaches only this endpoint.
+        { ...deps, endpoints: { match: () => Promise.resolve([endpoint]) }, mayPublishReserved: true },
         {
           type,
           payload: {

@@ -15,6 +15,7 @@ import type { EventStore } from "../../store/event-store.ts";
 import type { HookStore } from "../../store/hook-store.ts";
 import type { Keys } from "../../store/keys.ts";
 import type { ReplayStore } from "../../store/replay-store.ts";
+import type { OperationalEvents } from "../../operational/operational-events.ts";
 import type { Lifecycle } from "../lifecycle.ts";
 
 export interface Core {
@@ -36,6 +37,8 @@ export interface Core {
   readonly queues: DeliveryQueues;
   readonly replays: ReplayStore;
   readonly replayQueue: ReplayQueue;
+  /** The outboxes of operational facts and the drainer that publishes them (kicked by every write). */
+  readonly operational: OperationalEvents;
   /** Signs claim URLs (dispatch) and checks them (API), with the deployment's one key. */
   readonly claimSigner: ClaimSigner;
   /** Base URL consumers reach this gateway at (claim-check links); known once the API listens. */

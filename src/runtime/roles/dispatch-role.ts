@@ -27,7 +27,9 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
     logger.debug({ err: err.message }, "redis ledger connection error"),
   );
   life.onStop("ledger redis", () => closeRedis(ledgerRedis));
-  const ledger = new DeliveryStore(ledgerRedis, keys, ledgerOptions(config));
+  // Its outcomes record operational facts (delivery.*, hook.dead) in the same scripts; the process's
+  // drainer hears of each and publishes it after operational.flush_ms.
+  const ledger = new DeliveryStore(ledgerRedis, keys, ledgerOptions(config), core.operational.outbox);
 
   const sinks = new Map<string, Sink>();
   const deps = { logger, defaultClaimCheckBytes: config.dispatch.claim_check_bytes };

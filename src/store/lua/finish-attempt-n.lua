@@ -16,20 +16,29 @@
            counted, the row is pending or retrying again)
            then (attempt history) the history's max count and max bytes, and per update one encoded
            attempt ('' when nothing was sent), appended to the row's history with the outcome
-  KEYS     per update, nkeys of them: row, parent record, watch set, then (dead only) the DLQ index
-           keys followed by the bucket's index registry set
+           then (operational facts, see ops/delivery-facts.lua) failing_after (0: record no fact), and
+           '1' when the last KEY is the dirty set of outboxes (a single Redis), else '0'
+  KEYS     per update, nkeys of them: row, parent record, watch set, the bucket's outbox of operational
+           facts, then (dead only) the DLQ index keys followed by the bucket's index registry set; then,
+           on a single Redis with facts on, the dirty set of outboxes
 
-  Returns one integer per update: 1 written, 0 refused (fenced off, or the row is not live).
+  Returns one integer per update: 2 written with an operational fact, 1 written, 0 refused (fenced off,
+  or the row is not live).
 ]]
 -- isUnheld(st, leaseUntil, now): no live lease holds the row.
 -- @include store/lua/ledger/row-lease.lua
 -- appendAttempt(...): the row's bounded attempt history.
 -- @include store/lua/append-attempt.lua
+-- deliveryFacts(f): the operational facts an outcome decides, into the bucket's outbox.
+-- @include store/lua/ops/delivery-facts.lua
 
 local out = {}
 -- Attempt history: its bounds and entries follow the updates' values (see append-attempt.lua).
 local historyAt = 2 + 12 * tonumber(ARGV[1])
 local historyCount, historyBytes = tonumber(ARGV[historyAt]), tonumber(ARGV[historyAt + 1])
+local opsAt = historyAt + 2 + tonumber(ARGV[1])
+local failingAfter = tonumber(ARGV[opsAt] or '0') or 0
+local dirty = ARGV[opsAt + 1] == '1' and KEYS[#KEYS] or ''
 local k, a = 1, 2
 for u = 1, tonumber(ARGV[1]) do
   local nkeys = tonumber(ARGV[a])
@@ -37,8 +46,9 @@ for u = 1, tonumber(ARGV[1]) do
   local retention, nextAt, score = ARGV[a + 5], ARGV[a + 6], ARGV[a + 7]
   local reason, class, status = ARGV[a + 8], ARGV[a + 9], ARGV[a + 10]
   local uncount = ARGV[a + 11] == '1'
-  local row, parent, watch = KEYS[k], KEYS[k + 1], KEYS[k + 2]
-  local cur = redis.call('HMGET', row, 'st', 'f', 'lu', 'ek')
+  local row, parent, watch, outbox = KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]
+  -- One read for the fence check and for any fact this outcome decides (none costs another read).
+  local cur = redis.call('HMGET', row, 'st', 'f', 'lu', 'ek', 'a', 'of', 't', 'p', 'tn', 's', 'la', 'sc')
   local st = cur[1]
   local ok
   local byClaim = string.sub(fence, 1, 3) == 'ek:'
@@ -84,7 +94,7 @@ for u = 1, tonumber(ARGV[1]) do
           redis.call('HSET', row, 'la', now)
         end
         local registry = KEYS[k + nkeys - 1]
-        for i = k + 3, k + nkeys - 2 do
+        for i = k + 4, k + nkeys - 2 do
           redis.call('ZADD', KEYS[i], now, id)
           redis.call('SADD', registry, KEYS[i])
         end
@@ -96,6 +106,22 @@ for u = 1, tonumber(ARGV[1]) do
       end
     end
     out[u] = 1
+    if outcome ~= 'release' and failingAfter > 0 then
+      local attempts = tonumber(cur[5] or '0')
+      if outcome == 'dead' and uncount then
+        attempts = attempts - 1
+      end
+      local wrote = deliveryFacts({
+        outcome = outcome, id = id, now = now, fence = cur[2], attempts = attempts,
+        attempted = st == 'sending' and not uncount and not byClaim and fence ~= '*', failingAfter = failingAfter,
+        markedFailing = cur[6] == '1', target = cur[7] or '', parent = cur[8] or '', tenant = cur[9],
+        source = cur[10] or '', reason = reason, class = class, status = status, lastAt = cur[11],
+        lastStatus = cur[12], nextAt = nextAt, row = row, outbox = outbox, dirty = dirty,
+      })
+      if wrote then
+        out[u] = 2
+      end
+    end
   else
     out[u] = 0
   end

@@ -34,7 +34,7 @@ end
 if redis.call('EXISTS', KEYS[2]) == 0 then
   return 'gone'
 end
-redis.call('HDEL', KEYS[1], 'fa', 'la', 'na', 'xa', 'da', 'lo', 'lu', 'rp', 'le', 'ec', 'sc', 'purged')
+redis.call('HDEL', KEYS[1], 'fa', 'la', 'na', 'xa', 'da', 'lo', 'lu', 'rp', 'le', 'ec', 'sc', 'purged', 'of')
 redis.call('HSET', KEYS[1], 'st', 'pending', 'a', 0)
 if ARGV[2] ~= '' then
   redis.call('HSET', KEYS[1], 'rp', ARGV[2])
