@@ -17,6 +17,7 @@ import type { RedisClient } from "../store/redis-client.ts";
 import type { BreakerConfig } from "../config/schema.ts";
 import { type DeliveryResult, countsForBreaker } from "../domain/error-class.ts";
 import { LuaScript } from "../store/lua-script.ts";
+import type { OpsOutbox } from "../store/ops-outbox.ts";
 import {
   type BreakerGate,
   type BreakerSnapshot,
@@ -29,7 +30,8 @@ import {
 } from "./breaker-cache.ts";
 
 const gateScript = new LuaScript("gate-breaker-1.lua", 1);
-const recordScript = new LuaScript("record-breaker-result-1.lua", 1);
+// On a single Redis it also marks its outbox in the drainer's dirty set (another slot; see OpsOutbox).
+const recordScript = new LuaScript("record-breaker-result-n.lua", "n", { oneSlotOnClusterOnly: true });
 const readScript = new LuaScript("read-breaker-1.lua", 1);
 
 export type { BreakerGate, BreakerStateName };
@@ -82,6 +84,11 @@ export interface SharedBreakerOptions {
    * handed the probe: half-open), so each transition is counted once cluster-wide.
    */
   readonly onTransition?: (target: string, state: BreakerStateName) => void;
+  /**
+   * Record each open and close as an operational fact (switchyard.breaker.*) in the breaker's outbox, in
+   * the script that makes the change; `kind` says what the targets are.
+   */
+  readonly facts?: { readonly outbox: OpsOutbox; readonly kind: "sink" | "endpoint" };
 }
 
 async function readSnapshot(
@@ -204,9 +211,15 @@ export class SharedBreaker {
    * Count an attempt's result (`probe`: the attempt was the probe gate() handed out). Resolves the state
    * after it and whether it opened or closed the breaker. Costs no round trip when the cache (fresh) shows
    * there is nothing to write: a non-probe `ignored`, or a non-probe success on a closed breaker with no
-   * failures counted (or on an open one, where only the probe decides).
+   * failures counted (or on an open one, where only the probe decides). `tenant`: the target's, for the
+   * facts of an open or a close.
    */
-  async record(target: string, result: BreakerResult, probe: boolean): Promise<BreakerRecord> {
+  async record(
+    target: string,
+    result: BreakerResult,
+    probe: boolean,
+    tenant?: string,
+  ): Promise<BreakerRecord> {
     const now = this.clock();
     const cached = probe ? undefined : this.cache.fresh(target, now);
     if (cached && (result === "ignored" || (result === "success" && (cached.open || !cached.failing)))) {
@@ -219,10 +232,13 @@ export class SharedBreaker {
 
     const { redis, keyOf, channel } = this.options;
     const config = this.configOf(target);
+    const key = keyOf(target);
+    const facts = this.options.facts?.outbox.enabled ? this.options.facts : undefined;
+    const outbox = facts?.outbox.outboxOf(key);
     const reply = replyArray(
       await recordScript.run(
         redis,
-        [keyOf(target)],
+        outbox === undefined ? [key] : [key, outbox, ...(facts?.outbox.dirtyKeys ?? [])],
         [
           target,
           result,
@@ -232,6 +248,7 @@ export class SharedBreaker {
           Math.max(config.open_ms, config.max_open_ms),
           channel,
           breakerKeepMs(config),
+          ...(facts ? [facts.kind, tenant ?? ""] : []),
         ],
       ),
       "record-breaker-result",
@@ -239,6 +256,7 @@ export class SharedBreaker {
     const at = this.clock();
     const snap = parseSnapshot(reply.slice(1));
     this.learn(target, snap, at);
+    if (reply[0] === 1 && outbox !== undefined) await facts?.outbox.wrote(outbox);
     if (reply[0] === 1) this.options.onTransition?.(target, snapshotState(snap));
     return {
       state: snapshotState(snap),

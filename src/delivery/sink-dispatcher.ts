@@ -14,6 +14,7 @@ import type { RedisClient } from "../store/redis-client.ts";
 import { claimFor, smallestInlineLimit } from "./claim-check.ts";
 import { createDeliveryProcessor } from "./sink-target.ts";
 import { type BreakerStateName, SharedBreaker } from "./shared-breaker.ts";
+import type { OpsOutbox } from "../store/ops-outbox.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 
 export interface SinkDispatcherDeps {
@@ -34,6 +35,8 @@ export interface SinkDispatcherDeps {
   readonly tracing?: Tracing;
   /** Base URL of the claim-check endpoint. */
   readonly publicUrl: () => string;
+  /** Where the sinks' breakers record their opens and closes as operational facts. */
+  readonly facts?: OpsOutbox;
 }
 
 const BREAKER_GAUGE: Record<BreakerStateName, number> = { closed: 0, half_open: 1, open: 2 };
@@ -64,6 +67,7 @@ export class SinkDispatcher {
         metrics.breakerTransitions.inc({ sink, to: state });
         logger.warn({ sink, state }, "breaker state changed");
       },
+      ...(this.deps.facts ? { facts: { outbox: this.deps.facts, kind: "sink" as const } } : {}),
     });
     this.breaker = breaker;
     await breaker.start();

@@ -7,18 +7,18 @@ import {
   type PayloadDoc,
   instant,
   objectSchema,
-  tenantOrNull,
+  tenantField,
 } from "./operational-fact-schemas.ts";
 
 const lastAttempt = objectSchema(
   {
     at: instant,
-    status_code: { type: ["integer", "null"], description: "The HTTP status answered; null when none was." },
+    status_code: { type: "integer", description: "The HTTP status answered; absent when none was." },
     error_class: { type: "string", enum: [...ERROR_CLASSES] },
-    error: { type: "string", description: "What went wrong, for people." },
+    error: { type: "string", description: "What went wrong, for people (at most 1024 characters)." },
   },
-  [],
-  "The attempt that decided the fact.",
+  ["at", "status_code", "error_class", "error"],
+  "The last attempt made; a field is absent when the row does not know it.",
 );
 
 const outbound = {
@@ -26,7 +26,7 @@ const outbound = {
   event_id: { type: "string", description: "The id of the event delivered, as published." },
   event_type: { type: "string" },
   endpoint_id: { type: "string", description: "ep_…" },
-  tenant: tenantOrNull,
+  tenant: tenantField,
   attempts: { type: "integer", minimum: 1 },
 } as const;
 
@@ -70,8 +70,15 @@ export const deliveryExhausted: PayloadDoc = {
 
 export const deliveryRecovered: PayloadDoc = {
   description: "An outbound delivery that had been reported failing was delivered.",
-  schema: schemaWith({ delivered_at: instant }),
-  example: { ...example, attempts: 5, delivered_at: "2026-12-06T11:08:13.512Z" },
+  schema: objectSchema(
+    {
+      ...outbound,
+      status_code: { type: "integer", description: "What the endpoint answered to the delivering attempt." },
+      delivered_at: instant,
+    },
+    ["status_code"],
+  ),
+  example: { ...example, attempts: 5, status_code: 200, delivered_at: "2026-12-06T11:08:13.512Z" },
 };
 
 export const hookDead: PayloadDoc = {
@@ -81,7 +88,7 @@ export const hookDead: PayloadDoc = {
     hook_id: { type: "string", description: "hk_…" },
     source: { type: "string" },
     sink: { type: "string" },
-    tenant: tenantOrNull,
+    tenant: tenantField,
     attempts: { type: "integer", minimum: 1 },
     last_attempt: lastAttempt,
     dead_at: instant,
@@ -91,9 +98,12 @@ export const hookDead: PayloadDoc = {
     hook_id: "hk_01kbqzb7c9d1e3f5g7h9j1k3m5",
     source: "stripe",
     sink: "orders-amqp",
-    tenant: null,
     attempts: 8,
-    last_attempt: { ...failedAttempt, status_code: null, error: "connect ECONNREFUSED 10.0.0.7:5672" },
+    last_attempt: {
+      at: failedAttempt.at,
+      error_class: "transient",
+      error: "connect ECONNREFUSED 10.0.0.7:5672",
+    },
     dead_at: "2026-12-06T13:40:02.100Z",
   },
 };

@@ -24,13 +24,16 @@ export interface PayloadDoc<T = unknown> {
 }
 
 export const instant = { type: "string", format: "date-time" } as const;
-export const tenantOrNull = {
-  type: ["string", "null"],
-  description: "The tenant the fact is about; null when none (an operator's endpoint, a sink).",
+export const tenantField = {
+  type: "string",
+  description: "The tenant the fact is about; absent when none (an operator's endpoint, a sink).",
 } as const;
 const count = { type: "integer", minimum: 0 } as const;
 
-/** An object schema whose listed properties are all required unless named in `optional`. */
+/**
+ * An object schema whose listed properties are all required unless named in `optional` (a `tenant`
+ * field never is: it is absent when the fact is about no tenant).
+ */
 export function objectSchema(
   properties: Readonly<Record<string, JsonSchema>>,
   optional: readonly string[] = [],
@@ -39,7 +42,7 @@ export function objectSchema(
   return {
     type: "object",
     ...(description === undefined ? {} : { description }),
-    required: Object.keys(properties).filter((k) => !optional.includes(k)),
+    required: Object.keys(properties).filter((k) => !optional.includes(k) && properties[k] !== tenantField),
     properties,
     additionalProperties: false,
   };
@@ -74,7 +77,7 @@ const endpointSnapshotSchema = objectSchema(
 
 const endpointFields = {
   endpoint_id: { type: "string", description: "ep_…" },
-  tenant: tenantOrNull,
+  tenant: tenantField,
   version: { type: "integer", minimum: 1, description: "The endpoint's version after the change." },
   endpoint: endpointSnapshotSchema,
 } as const;
@@ -176,7 +179,7 @@ const breakerSchema = (state: "open" | "closed", period: string): JsonSchema =>
         objectSchema({ kind: { const: "endpoint" }, id: { type: "string" } }),
       ],
     },
-    tenant: tenantOrNull,
+    tenant: tenantField,
     state: { const: state },
     open_period_ms: { type: "integer", minimum: 0, description: period },
     at: instant,
@@ -200,7 +203,6 @@ export const breakerClosed: PayloadDoc<BreakerFactData> = {
   schema: breakerSchema("closed", "The open period it closed from."),
   example: {
     target: { kind: "sink", name: "orders-amqp" },
-    tenant: null,
     state: "closed",
     open_period_ms: 60_000,
     at: "2026-12-06T11:04:20.310Z",
@@ -218,7 +220,7 @@ export const dlqThreshold: PayloadDoc<DlqThresholdData> = {
     },
     size: count,
     threshold: { type: "integer", minimum: 1 },
-    tenant: tenantOrNull,
+    tenant: tenantField,
     at: instant,
   }),
   example: {
@@ -234,7 +236,7 @@ export const replayFinished: PayloadDoc<ReplayFinishedData> = {
   description: "A DLQ replay ended: it walked everything it matched (done) or was cancelled.",
   schema: objectSchema({
     replay_id: { type: "string", description: "rp_…" },
-    tenant: tenantOrNull,
+    tenant: tenantField,
     state: { type: "string", enum: ["done", "cancelled"] },
     filter: objectSchema(
       {

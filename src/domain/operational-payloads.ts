@@ -8,8 +8,8 @@ import type { ErrorClass } from "./error-class.ts";
 /** Every `switchyard.endpoint.*` fact: the endpoint as the API shows it after the change (before, for deleted). */
 export interface EndpointFactData {
   readonly endpoint_id: string;
-  /** The endpoint's tenant; null for an operator's (tenantless) endpoint. */
-  readonly tenant: string | null;
+  /** The endpoint's tenant; absent for an operator's (tenantless) endpoint. */
+  readonly tenant?: string;
   readonly version: number;
   readonly endpoint: EndpointSnapshot;
 }
@@ -35,8 +35,8 @@ export type BreakerTarget =
 /** `switchyard.breaker.opened` / `.closed`. */
 export interface BreakerFactData {
   readonly target: BreakerTarget;
-  /** The endpoint's tenant; null for a sink or an operator's endpoint. */
-  readonly tenant: string | null;
+  /** The endpoint's tenant; absent for a sink or an operator's endpoint. */
+  readonly tenant?: string;
   readonly state: "open" | "closed";
   /** Opened: how long it stays open before a probe. Closed: the open period it closed from. */
   readonly open_period_ms: number;
@@ -49,8 +49,8 @@ export interface DlqThresholdData {
   readonly index: string;
   readonly size: number;
   readonly threshold: number;
-  /** The index's tenant (a tenant's index, or its endpoint's); null otherwise. */
-  readonly tenant: string | null;
+  /** The index's tenant (a tenant's index, or its endpoint's); absent otherwise. */
+  readonly tenant?: string;
   readonly at: string;
 }
 
@@ -68,7 +68,8 @@ export interface ReplayFilterView {
 /** `switchyard.replay.finished`. */
 export interface ReplayFinishedData {
   readonly replay_id: string;
-  readonly tenant: string | null;
+  /** The tenant whose token created it; absent for an operator's replay. */
+  readonly tenant?: string;
   readonly state: "done" | "cancelled";
   readonly filter: ReplayFilterView;
   readonly matched: number;

@@ -5,6 +5,9 @@
 //
 // Tenants are isolated: an endpoint with a tenant receives only that tenant's events, and one without a
 // tenant receives only events published without one (never a tenant's).
+//
+// Each write records its operational facts (switchyard.endpoint.*, domain/endpoint-facts.ts) in the same
+// script, in the outbox of the endpoints' hash tag, so a fact exists exactly when its change does.
 import type { RedisClient } from "./redis-client.ts";
 import { NAME } from "../config/schema.ts";
 import {
@@ -20,7 +23,9 @@ import {
   uniquePatterns,
 } from "../domain/endpoint.ts";
 import { isEventType, isEventTypePattern, matchesPattern, patternsOf } from "../domain/event.ts";
+import { type RecordedFact, endpointFacts } from "../domain/endpoint-facts.ts";
 import { newId } from "../domain/ids.ts";
+import type { DisableCause } from "../domain/operational-payloads.ts";
 import { DEFAULT_PAYLOAD_FORMAT, type PayloadFormat } from "../domain/outbound-body.ts";
 import { generateSecret } from "../domain/signing.ts";
 import {
@@ -34,10 +39,13 @@ import {
 import type { Keys } from "./keys.ts";
 import { endpointStatsKeys } from "./endpoint-stats.ts";
 import { LuaScript } from "./lua-script.ts";
+import type { OpsOutbox } from "./ops-outbox.ts";
 
-const createScript = new LuaScript("create-endpoint-n.lua", "n");
-const updateScript = new LuaScript("update-endpoint-n.lua", "n");
-const deleteScript = new LuaScript("delete-endpoint-n.lua", "n");
+// On a single Redis these also mark the outbox in the drainer's dirty set (another slot; see OpsOutbox).
+const writesFacts = { oneSlotOnClusterOnly: true } as const;
+const createScript = new LuaScript("create-endpoint-n.lua", "n", writesFacts);
+const updateScript = new LuaScript("update-endpoint-n.lua", "n", writesFacts);
+const deleteScript = new LuaScript("delete-endpoint-n.lua", "n", writesFacts);
 const markFailingScript = new LuaScript("mark-endpoint-failing-1.lua", 1);
 
 /** Attempts of a read-modify-write before giving up on a record that keeps changing under us. */
@@ -93,11 +101,30 @@ export class EndpointLimitReached extends Error {
 const DEFAULT_MAX_PER_TENANT = 1000;
 
 export class EndpointStore {
+  /** `facts`: where the endpoint scripts record operational facts; none are recorded without it. */
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: Keys,
     private readonly maxPerTenant = DEFAULT_MAX_PER_TENANT,
+    private readonly facts?: OpsOutbox,
   ) {}
+
+  /**
+   * The two leading arguments and the trailing keys every endpoint script takes for its facts (see
+   * lua/endpoint-facts.lua), and what to do once the script has written them.
+   */
+  private factArgs(facts: readonly RecordedFact[]): {
+    keys: string[];
+    args: [string, number];
+    written: () => Promise<void>;
+  } {
+    const outbox = this.facts;
+    if (!outbox?.enabled || facts.length === 0) return { keys: [], args: ["[]", 0], written: async () => {} };
+    const box = this.keys.opsOutbox(this.keys.endpointBase);
+    const keys = [box, ...outbox.dirtyKeys];
+    const json = JSON.stringify(facts.map((f) => [f.id, JSON.stringify(f.entry)]));
+    return { keys, args: [json, keys.length], written: () => outbox.wrote(box) };
+  }
 
   /** Store a new endpoint (enabled unless `disabled`) and index it. The answer holds its secret. */
   async create(input: NewEndpoint, now = Date.now()): Promise<Endpoint> {
@@ -124,13 +151,15 @@ export class EndpointStore {
     assertValid(endpoint);
     const lists = listKeys(this.keys, endpoint.tenant);
     const fields = Object.entries({ ...endpointFields(endpoint), rev: "1" }).flat();
+    const facts = this.factArgs(endpointFacts(undefined, endpoint, 1, now));
     const created = await createScript.run(
       this.redis,
-      [this.keys.endpoint(endpoint.id), ...lists, ...subscriptionKeys(this.keys, endpoint)],
-      [endpoint.id, lists.length, this.maxPerTenant, ...fields],
+      [this.keys.endpoint(endpoint.id), ...lists, ...subscriptionKeys(this.keys, endpoint), ...facts.keys],
+      [...facts.args, endpoint.id, lists.length, this.maxPerTenant, ...fields],
     );
     if (created === -1) throw new EndpointLimitReached(this.maxPerTenant);
     if (created !== 1) throw new Error(`endpoint id ${endpoint.id} is already taken`);
+    await facts.written();
     return endpoint;
   }
 
@@ -155,7 +184,7 @@ export class EndpointStore {
 
   /** Apply `patch`; undefined when there is no such endpoint. */
   async update(id: string, patch: EndpointPatch, now = Date.now()): Promise<Endpoint | undefined> {
-    return this.change(id, (e) => patchEndpoint(e, patch, now));
+    return this.change(id, (e) => patchEndpoint(e, patch, now), now, "operator");
   }
 
   /**
@@ -165,7 +194,7 @@ export class EndpointStore {
    * False when there was none.
    */
   async delete(id: string, now = Date.now()): Promise<boolean> {
-    const deleted = await this.deleteRecord(id);
+    const deleted = await this.deleteRecord(id, now);
     // One slot (the endpoint's own tag): one command.
     if (deleted)
       await this.redis.unlink(
@@ -176,17 +205,19 @@ export class EndpointStore {
     return deleted;
   }
 
-  private async deleteRecord(id: string): Promise<boolean> {
+  private async deleteRecord(id: string, now: number): Promise<boolean> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const stored = await this.read(id);
       if (!stored) return false;
       const e = stored.endpoint;
       const lists = listKeys(this.keys, e.tenant);
+      const facts = this.factArgs(endpointFacts(e, undefined, Number(stored.rev), now));
       const reply = await deleteScript.run(
         this.redis,
-        [this.keys.endpoint(id), ...lists, ...subscriptionKeys(this.keys, e)],
-        [id, stored.rev, lists.length],
+        [this.keys.endpoint(id), ...lists, ...subscriptionKeys(this.keys, e), ...facts.keys],
+        [...facts.args, id, stored.rev, lists.length],
       );
+      if (reply === 1) await facts.written();
       if (reply !== -1) return reply === 1;
     }
     throw new Error(`endpoint ${id} kept changing; delete not done`);
@@ -209,10 +240,14 @@ export class EndpointStore {
    */
   async rotateSecret(id: string, next?: string, now = Date.now()): Promise<Endpoint | undefined> {
     const secret = next ?? generateSecret(SECRET_MIN_BYTES);
-    return this.change(id, (e) => {
-      if (secret === e.secret) throw new RangeError("the new secret is the current one");
-      return changeEndpoint(e, rotatedSecrets(e, secret, now), now);
-    });
+    return this.change(
+      id,
+      (e) => {
+        if (secret === e.secret) throw new RangeError("the new secret is the current one");
+        return changeEndpoint(e, rotatedSecrets(e, secret, now), now);
+      },
+      now,
+    );
   }
 
   /**
@@ -231,16 +266,28 @@ export class EndpointStore {
 
   /**
    * Disable the endpoint if its version is still `version` (and it is enabled): the compare-and-set a
-   * worker uses after a 410, so an endpoint that was fixed meanwhile stays enabled. True if it disabled.
+   * worker uses after a 410 (`cause` gone) or after failing too long (`failing`), so an endpoint that was
+   * fixed meanwhile stays enabled. True if it disabled.
    */
-  async disableIfVersion(id: string, version: number, reason: string, now = Date.now()): Promise<boolean> {
+  async disableIfVersion(
+    id: string,
+    version: number,
+    reason: string,
+    now = Date.now(),
+    cause: DisableCause = "gone",
+  ): Promise<boolean> {
     let disabled = false;
-    await this.change(id, (e) => {
-      disabled = false;
-      if (e.version !== version || e.disabled) return e;
-      disabled = true;
-      return changeEndpoint(e, { disabled: true, disabled_reason: reason, disabled_at: now }, now);
-    });
+    await this.change(
+      id,
+      (e) => {
+        disabled = false;
+        if (e.version !== version || e.disabled) return e;
+        disabled = true;
+        return changeEndpoint(e, { disabled: true, disabled_reason: reason, disabled_at: now }, now);
+      },
+      now,
+      cause,
+    );
     return disabled;
   }
 
@@ -260,10 +307,16 @@ export class EndpointStore {
   }
 
   /**
-   * Read, transform, write back with the indexes moved, retrying when another writer got there first.
-   * `transform` returning its argument writes nothing.
+   * Read, transform, write back with the indexes moved and the change's facts recorded, retrying when
+   * another writer got there first. `transform` returning its argument writes nothing (and records no
+   * fact: a change replayed after it landed finds nothing to change). `cause`: who disables, if it does.
    */
-  private async change(id: string, transform: (e: Endpoint) => Endpoint): Promise<Endpoint | undefined> {
+  private async change(
+    id: string,
+    transform: (e: Endpoint) => Endpoint,
+    now: number,
+    cause: DisableCause = "operator",
+  ): Promise<Endpoint | undefined> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const stored = await this.read(id);
       if (!stored) return undefined;
@@ -275,12 +328,17 @@ export class EndpointStore {
       const leave = subscriptionKeys(this.keys, before).filter((k) => !join.includes(k));
       const { set, del } = fieldChanges(before, after);
       const pairs = Object.entries(set).flat();
+      // The write makes revision rev + 1 (it lands only on revision rev): one event id per change.
+      const facts = this.factArgs(endpointFacts(before, after, Number(stored.rev) + 1, now, cause));
       const reply = await updateScript.run(
         this.redis,
-        [this.keys.endpoint(id), ...leave, ...join],
-        [id, stored.rev, leave.length, pairs.length / 2, ...pairs, ...del],
+        [this.keys.endpoint(id), ...leave, ...join, ...facts.keys],
+        [...facts.args, id, stored.rev, leave.length, pairs.length / 2, ...pairs, ...del],
       );
-      if (reply === 1) return after;
+      if (reply === 1) {
+        await facts.written();
+        return after;
+      }
       if (reply === 0) return undefined;
     }
     throw new Error(`endpoint ${id} kept changing; update not done`);

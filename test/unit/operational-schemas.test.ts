@@ -27,8 +27,8 @@ describe("operational event schemas", () => {
   it("a schema refuses a payload missing a field or carrying an unknown one", () => {
     const doc = OPERATIONAL_SCHEMAS["switchyard.breaker.opened"];
     const validate = ajv.compile(doc.schema);
-    const { tenant: _tenant, ...withoutTenant } = doc.example as Record<string, unknown>;
-    expect(validate(withoutTenant)).toBe(false);
+    const { target: _target, ...withoutTarget } = doc.example as Record<string, unknown>;
+    expect(validate(withoutTarget)).toBe(false);
     expect(validate({ ...(doc.example as object), secret: "whsec_x" })).toBe(false);
   });
 

@@ -68,6 +68,7 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
     redis: ledgerRedis,
     subscriber,
     sinks,
+    facts: core.operational.outbox,
   });
   const outbound = new OutboundDispatcher({
     config,
@@ -80,6 +81,7 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
     metrics: core.metrics,
     logger,
     tracing: core.tracing,
+    facts: core.operational.outbox,
     ...(opts.outboundLookup ? { lookup: opts.outboundLookup } : {}),
   });
   life.onStop("sink breakers", () => dispatcher.close());

@@ -12,7 +12,13 @@
 
   Time is Redis's own clock (TIME), the one gate-breaker-1.lua decides by.
 
+  Each open and close is an operational fact (switchyard.breaker.opened / .closed), recorded here in the
+  breaker's own outbox when the caller asks for facts, so it exists exactly when the change does: a
+  result recorded twice changes the breaker once, so it records the fact once.
+
   KEYS[1] the target's breaker (hash)
+  KEYS[2] (facts only) the outbox of the breaker's hash tag
+  KEYS[3] (facts on a single Redis only) the drainer's dirty set (see ops/append-fact.lua)
   ARGV[1] target name, for the change message
   ARGV[2] result: success | failure | ignored
   ARGV[3] 1 if the attempt was the probe, else 0
@@ -22,12 +28,15 @@
   ARGV[7] pub/sub channel for changes (not a key; see gate-breaker-1.lua)
   ARGV[8] how long the breaker is kept past its open period and probe lease once unused, ms (every
           write pushes its expiry back, see gate-breaker-1.lua)
+  ARGV[9] (facts only) the target's kind, sink | endpoint
+  ARGV[10] (facts only) the target's tenant, '' for none
 
   Returns {changed, ver, state, open_left_ms, probe_left_ms, failing, period_ms}: changed is 1 when the
   breaker opened or closed. Every change readers must hear of (opened, closed, probe freed, failures going
   from 0 to 1 or back) bumps ver and publishes cjson [target, ver, state, open_left, probe_left, failing,
   period].
 ]]
+-- @include store/lua/ops/append-fact.lua
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local key, result = KEYS[1], ARGV[2]
@@ -40,6 +49,8 @@ local failures = tonumber(h[5]) or 0
 local opens = tonumber(h[6]) or 0
 local period = tonumber(h[7]) or 0
 local changed, notify = 0, false
+-- The period a close ends (what its fact reports).
+local closed_from = period
 
 -- Open for the n-th consecutive time: open_ms doubled n - 1 times, capped.
 local function open_for(n)
@@ -94,5 +105,24 @@ local snap = {
 }
 if notify then
   redis.call('PUBLISH', ARGV[7], cjson.encode({ARGV[1], unpack(snap)}))
+end
+if changed == 1 and KEYS[2] then
+  -- One event id per change: the breaker's change version, with the time (the hash, and so its version,
+  -- can expire between two changes far apart).
+  local factType = open and 'switchyard.breaker.opened' or 'switchyard.breaker.closed'
+  local kind = ARGV[9]
+  local tenant = ARGV[10] ~= '' and ARGV[10] or nil
+  local target = { kind = kind }
+  if kind == 'sink' then
+    target.name = ARGV[1]
+  else
+    target.id = ARGV[1]
+  end
+  local data = {
+    target = target, tenant = tenant, state = open and 'open' or 'closed',
+    open_period_ms = open and period or closed_from, at = isoTime(now),
+  }
+  appendFact(KEYS[2], KEYS[3] or '', opsEventId(factType, kind .. ':' .. ARGV[1], now .. '-' .. ver),
+    opsEntry(factType, tenant, now, nil, data))
 end
 return {changed, unpack(snap)}
