@@ -256,7 +256,8 @@ export class SharedBreaker {
     const at = this.clock();
     const snap = parseSnapshot(reply.slice(1));
     this.learn(target, snap, at);
-    if (reply[0] === 1 && outbox !== undefined) await facts?.outbox.wrote(outbox);
+    // The script says whether it recorded the change as a fact (an open from closed, a close).
+    if (reply[7] === 1 && outbox !== undefined) await facts?.outbox.wrote(outbox);
     if (reply[0] === 1) this.options.onTransition?.(target, snapshotState(snap));
     return {
       state: snapshotState(snap),
