@@ -71,3 +71,65 @@ export function operationalEventId(type: OperationalType, subject: string, n?: n
   const short = type.slice(OPERATIONAL_PREFIX.length);
   return n === undefined ? `op:${short}:${subject}` : `op:${short}:${subject}:${n}`;
 }
+
+// --- The per-delivery facts' payloads (decided in src/store/lua/ops/delivery-facts.lua) ---
+// Times are ISO 8601 strings in UTC with milliseconds, as `Date#toISOString` writes them. A field
+// marked optional is left out (never null) when it has no value: `tenant` for a delivery of no tenant,
+// `status_code` when no HTTP status was received (a timeout, a refused connection, a queue sink).
+
+/** The last attempt of a delivery, as a failing or dead fact carries it. */
+export interface LastAttemptPayload {
+  /** When it was made; absent when the delivery died without ever being attempted. */
+  readonly at?: string;
+  readonly status_code?: number;
+  /** The error class (`transient`, `permanent`, `timeout`, …), as the DLQ shows it. */
+  readonly error_class?: string;
+  /** The error as recorded (at most 1,024 characters). */
+  readonly error?: string;
+}
+
+/** What every outbound delivery fact names: the delivery, its event and its endpoint. */
+export interface OutboundDeliveryPayload {
+  readonly delivery_id: string;
+  /** The published event's id, as its publisher gave it (without the tenant scope). */
+  readonly event_id: string;
+  readonly event_type: string;
+  readonly endpoint_id: string;
+  readonly tenant?: string;
+  /** Attempts made so far (this run: a replay starts the count again). */
+  readonly attempts: number;
+}
+
+/** `switchyard.delivery.failing`: the attempt count reached `operational.failing_after`, all failed. */
+export interface DeliveryFailingPayload extends OutboundDeliveryPayload {
+  /** `retrying` (another attempt is due at next_attempt_at) or `dead` (this was the last). */
+  readonly state: "retrying" | "dead";
+  readonly last_attempt: LastAttemptPayload;
+  /** When the next attempt is due; only while retrying. */
+  readonly next_attempt_at?: string;
+}
+
+/** `switchyard.delivery.exhausted`: the delivery is dead (in the DLQ). */
+export interface DeliveryExhaustedPayload extends OutboundDeliveryPayload {
+  readonly last_attempt: LastAttemptPayload;
+  readonly dead_at: string;
+}
+
+/** `switchyard.delivery.recovered`: a delivery `failing` was sent for has been delivered. */
+export interface DeliveryRecoveredPayload extends OutboundDeliveryPayload {
+  /** The status the endpoint answered the successful attempt with. */
+  readonly status_code?: number;
+  readonly delivered_at: string;
+}
+
+/** `switchyard.hook.dead`: an inbound hook's delivery to one sink is dead (in the DLQ). */
+export interface HookDeadPayload {
+  readonly delivery_id: string;
+  readonly hook_id: string;
+  readonly source: string;
+  readonly sink: string;
+  readonly tenant?: string;
+  readonly attempts: number;
+  readonly last_attempt: LastAttemptPayload;
+  readonly dead_at: string;
+}

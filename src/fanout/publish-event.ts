@@ -105,7 +105,7 @@ export async function publishEvent(
   if (isOperationalType(input.type) && deps.mayPublishReserved !== true)
     throw new PublishRefused(
       "invalid",
-      `type: "${OPERATIONAL_PREFIX}" types are reserved for the gateway's own operational events; publish under another name`,
+      `type: ${OPERATIONAL_PREFIX}* types are reserved for the gateway's own operational events (only Switchyard publishes them); publish under another name`,
     );
   if (callerTenant !== undefined && input.tenant !== undefined && input.tenant !== callerTenant)
     throw new PublishRefused("forbidden_tenant", "this token may not publish for that tenant");

@@ -7,7 +7,9 @@ import {
   parseEventInput,
   patternsOf,
 } from "../../src/domain/event.ts";
+import { undeclaredPatterns } from "../../src/domain/event-catalog.ts";
 import { idTime, isId } from "../../src/domain/ids.ts";
+import { OPERATIONAL_TYPES } from "../../src/domain/operational-events.ts";
 
 describe("event types and patterns", () => {
   it("accept dot-separated segments, and patterns ending in .* or a lone *", () => {
@@ -49,6 +51,44 @@ describe("event types and patterns", () => {
       const expected = candidates.filter((p) => isEventTypePattern(p) && matchesPattern(p, type)).sort();
       expect([...patternsOf(type)].sort()).toEqual(expected);
     }
+  });
+
+  it("leave the operational types to the subscriptions that name them: * matches none of them", () => {
+    for (const type of OPERATIONAL_TYPES) {
+      expect(matchesPattern("*", type)).toBe(false);
+      expect(matchesPattern("switchyard.*", type)).toBe(true);
+      expect(matchesPattern(type, type)).toBe(true);
+      expect(patternsOf(type)).not.toContain("*");
+      // The indexes one event reads are exactly the patterns that match it.
+      const segments = type.split(".");
+      const prefixes = segments.slice(1).map((_, i) => `${segments.slice(0, i + 1).join(".")}.*`);
+      const candidates = [
+        "*",
+        "switchyard.endpoint.*",
+        "switchyard.delivery.*",
+        "other.*",
+        ...prefixes,
+        type,
+      ];
+      const expected = [...new Set(candidates.filter((p) => matchesPattern(p, type)))].sort();
+      expect([...patternsOf(type)].sort()).toEqual(expected);
+    }
+    expect(matchesPattern("switchyard.delivery.*", "switchyard.delivery.failing")).toBe(true);
+    expect(matchesPattern("switchyard.delivery.*", "switchyard.hook.dead")).toBe(false);
+    // Only the reserved namespace: a look-alike is an ordinary type.
+    expect(matchesPattern("*", "switchyardx.a")).toBe(true);
+    expect(patternsOf("switchyardx.a")).toContain("*");
+  });
+
+  it("count the operational types as declared in a catalog", () => {
+    const declared = ["order.paid"];
+    expect(
+      undeclaredPatterns(["switchyard.*", "switchyard.delivery.*", "switchyard.hook.dead"], declared),
+    ).toEqual([]);
+    expect(undeclaredPatterns(["switchyard.nothing", "order.*", "user.*"], declared)).toEqual([
+      "switchyard.nothing",
+      "user.*",
+    ]);
   });
 });
 

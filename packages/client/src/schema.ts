@@ -1817,7 +1817,7 @@ export interface paths {
             "application/json": components["schemas"]["PublishResult"];
           };
         };
-        /** @description invalid_request: the event is invalid; nothing was written. */
+        /** @description invalid_request: the event is invalid (a switchyard.* type included: reserved); nothing was written. */
         400: {
           headers: {
             [name: string]: unknown;
@@ -2983,7 +2983,7 @@ export interface components {
     };
     EventInput: {
       /**
-       * @description Dot-separated name, e.g. order.paid.
+       * @description Dot-separated name, e.g. order.paid. Names starting switchyard. are reserved for the gateway's own operational events (400).
        * @example order.paid
        */
       type: string;

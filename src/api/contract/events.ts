@@ -19,7 +19,11 @@ export const EventInput = z
           isEventType,
           `must be dot-separated segments of A-Z a-z 0-9 _ - (at most ${EVENT_TYPE_MAX_LENGTH} characters)`,
         )
-        .openapi({ description: "Dot-separated name, e.g. order.paid.", example: "order.paid" }),
+        .openapi({
+          description:
+            "Dot-separated name, e.g. order.paid. Names starting switchyard. are reserved for the gateway's own operational events (400).",
+          example: "order.paid",
+        }),
       payload: z
         .unknown()
         .refine((value) => value !== undefined, "required (any JSON value, null included)")
@@ -97,7 +101,7 @@ export const publishEvent = adminRoute({
   },
   errors: [404, 409],
   errorMeaning: {
-    400: "invalid_request: the event is invalid; nothing was written.",
+    400: "invalid_request: the event is invalid (a switchyard.* type included: reserved); nothing was written.",
     404: "not_found: a tenant this token may not publish for; nothing was written.",
     409: "conflict: the id belongs to an event of this tenant with another type.",
   },
