@@ -1,7 +1,14 @@
 // JSON Schemas and examples of the per-delivery operational facts (`switchyard.delivery.*`,
 // `switchyard.hook.dead`), decided by the ledger's finish script. Kept apart from the rarer facts'
-// (operational-fact-schemas.ts) because their payloads share the delivery and last-attempt fields.
+// (operational-fact-schemas.ts) because their payloads share the delivery and last-attempt fields. The
+// examples are typed by the payload interfaces in operational-events.ts, so schema, type and example agree.
 import { ERROR_CLASSES } from "./error-class.ts";
+import type {
+  DeliveryExhaustedPayload,
+  DeliveryFailingPayload,
+  DeliveryRecoveredPayload,
+  HookDeadPayload,
+} from "./operational-events.ts";
 import {
   type JsonSchema,
   type PayloadDoc,
@@ -47,28 +54,38 @@ const failedAttempt = {
   error: "HTTP 503",
 } as const;
 
-export const deliveryFailing: PayloadDoc = {
+export const deliveryFailing: PayloadDoc<DeliveryFailingPayload> = {
   description:
-    "An outbound delivery failed `operational.failing_after` attempts in a row and will be retried.",
-  schema: schemaWith({
-    last_attempt: lastAttempt,
-    next_attempt_at: { ...instant, type: ["string", "null"] },
-  }),
+    "An outbound delivery failed `operational.failing_after` attempts in a row (sent once per run of failures).",
+  schema: objectSchema(
+    {
+      ...outbound,
+      state: {
+        type: "string",
+        enum: ["retrying", "dead"],
+        description: "retrying, or dead when that attempt was its last.",
+      },
+      last_attempt: lastAttempt,
+      next_attempt_at: { ...instant, description: "When it is tried next; absent when dead." },
+    },
+    ["next_attempt_at"],
+  ),
   example: {
     ...example,
     attempts: 4,
+    state: "retrying",
     last_attempt: failedAttempt,
     next_attempt_at: "2026-12-06T11:04:13.004Z",
   },
 };
 
-export const deliveryExhausted: PayloadDoc = {
+export const deliveryExhausted: PayloadDoc<DeliveryExhaustedPayload> = {
   description: "An outbound delivery used up its attempts and went to the DLQ.",
   schema: schemaWith({ last_attempt: lastAttempt, dead_at: instant }),
   example: { ...example, attempts: 8, last_attempt: failedAttempt, dead_at: "2026-12-06T13:40:02.100Z" },
 };
 
-export const deliveryRecovered: PayloadDoc = {
+export const deliveryRecovered: PayloadDoc<DeliveryRecoveredPayload> = {
   description: "An outbound delivery that had been reported failing was delivered.",
   schema: objectSchema(
     {
@@ -81,7 +98,7 @@ export const deliveryRecovered: PayloadDoc = {
   example: { ...example, attempts: 5, status_code: 200, delivered_at: "2026-12-06T11:08:13.512Z" },
 };
 
-export const hookDead: PayloadDoc = {
+export const hookDead: PayloadDoc<HookDeadPayload> = {
   description: "An inbound hook could not be delivered to one of its sinks and went to the DLQ.",
   schema: objectSchema({
     delivery_id: { type: "string", description: "dl_…" },

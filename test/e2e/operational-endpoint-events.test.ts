@@ -15,6 +15,7 @@ import {
   useOutboundTeardown,
 } from "../support/outbound.ts";
 import { eventually } from "../support/test-gateway.ts";
+import { undocumentedPayloads } from "../support/operational-schema-check.ts";
 
 useOutboundTeardown();
 
@@ -83,6 +84,7 @@ it("sends switchyard.endpoint.* for every change, with the API's view of the end
   expect(secret?.data).toMatchObject({ changed: ["secret"] });
   // The last snapshot is the API's view just before the deletion.
   expect(deleted?.data.endpoint).toEqual(view);
+  expect(undocumentedPayloads(ops.events())).toEqual([]);
   for (const text of ops.rx.requests.map((r) => r.body.toString("utf8"))) {
     expect(text).not.toContain("s3cret");
     expect(text).not.toContain("whsec_");
@@ -107,4 +109,5 @@ it("sends switchyard.endpoint.disabled with cause gone when the worker disables 
     version: 2,
   });
   expect(disabled?.id).toBe(`op:endpoint.disabled:${app.id}:2`);
+  expect(undocumentedPayloads(ops.events())).toEqual([]);
 });

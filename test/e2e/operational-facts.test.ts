@@ -14,6 +14,7 @@ import {
 } from "../support/outbound.ts";
 import { sendHook } from "../support/hooks.ts";
 import { eventually, testConfig } from "../support/test-gateway.ts";
+import { undocumentedPayloads } from "../support/operational-schema-check.ts";
 
 useOutboundTeardown();
 
@@ -95,6 +96,7 @@ it("sends breaker.opened and .closed about a tenant's endpoint to the operator a
   expect(acmeAbout.sort()).toEqual([ops.acme.id, app.id].sort());
   const operatorAbout = ops.operator.of("switchyard.endpoint.created").map((e) => e.data.endpoint_id);
   expect(operatorAbout.sort()).toEqual([ops.operator.id, ops.acme.id, ops.globex.id, app.id].sort());
+  expect(undocumentedPayloads(ops.operator.events())).toEqual([]);
 }, 30_000);
 
 it("sends breaker.opened and .closed about a sink to the operator, with no tenant", async () => {
@@ -125,6 +127,7 @@ it("sends breaker.opened and .closed about a sink to the operator, with no tenan
     state: "closed",
     open_period_ms: 300,
   });
+  expect(undocumentedPayloads(ops.operator.events())).toEqual([]);
   // A sink's facts are the operator's: no tenant hears of them.
   expect(
     [...ops.acme.events(), ...ops.globex.events()].filter((e) => e.type.startsWith("switchyard.breaker.")),
@@ -218,4 +221,6 @@ it("sends dlq.threshold at most once per interval per index, and replay.finished
     });
   }
   expect(ops.globex.of("switchyard.replay.finished")).toEqual([]);
+  // Everything received (delivery.exhausted included) is as documented.
+  expect(undocumentedPayloads(ops.operator.events())).toEqual([]);
 }, 60_000);
