@@ -9,7 +9,6 @@
 // Each write records its operational facts (switchyard.endpoint.*, domain/endpoint-facts.ts) in the same
 // script, in the outbox of the endpoints' hash tag, so a fact exists exactly when its change does.
 import type { RedisClient } from "./redis-client.ts";
-import { NAME } from "../config/schema.ts";
 import {
   type Endpoint,
   type EndpointPatch,
@@ -19,14 +18,13 @@ import {
   normalizeHeaders,
   patchEndpoint,
   rotatedSecrets,
-  secretProblem,
   uniquePatterns,
 } from "../domain/endpoint.ts";
-import { isEventType, isEventTypePattern, matchesPattern, patternsOf } from "../domain/event.ts";
-import { type RecordedFact, endpointFacts } from "../domain/endpoint-facts.ts";
+import { isEventType, matchesPattern, patternsOf } from "../domain/event.ts";
+import { endpointFacts } from "../domain/endpoint-facts.ts";
 import { newId } from "../domain/ids.ts";
 import type { DisableCause } from "../domain/operational-payloads.ts";
-import { DEFAULT_PAYLOAD_FORMAT, type PayloadFormat } from "../domain/outbound-body.ts";
+import { DEFAULT_PAYLOAD_FORMAT } from "../domain/outbound-body.ts";
 import { generateSecret } from "../domain/signing.ts";
 import {
   type StoredEndpoint,
@@ -40,6 +38,17 @@ import type { Keys } from "./keys.ts";
 import { endpointStatsKeys } from "./endpoint-stats.ts";
 import { LuaScript } from "./lua-script.ts";
 import type { OpsOutbox } from "./ops-outbox.ts";
+import {
+  type EndpointListQuery,
+  type EndpointPage,
+  EndpointLimitReached,
+  type NewEndpoint,
+  assertValid,
+  endpointFactArgs,
+} from "./endpoint-writes.ts";
+
+export { EndpointLimitReached };
+export type { EndpointListQuery, EndpointPage, NewEndpoint };
 
 // On a single Redis these also mark the outbox in the drainer's dirty set (another slot; see OpsOutbox).
 const writesFacts = { oneSlotOnClusterOnly: true } as const;
@@ -50,52 +59,6 @@ const markFailingScript = new LuaScript("mark-endpoint-failing-1.lua", 1);
 
 /** Attempts of a read-modify-write before giving up on a record that keeps changing under us. */
 const MAX_ATTEMPTS = 20;
-
-export interface NewEndpoint {
-  readonly url: string;
-  readonly event_types: readonly string[];
-  readonly tenant?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly rate_limit_per_s?: number;
-  /** The body deliveries carry; the standard shape when absent. */
-  readonly payload_format?: PayloadFormat;
-  readonly description?: string;
-  readonly disabled?: boolean;
-  /** A `whsec_` secret of 24–64 bytes; generated when absent. */
-  readonly secret?: string;
-}
-
-export interface EndpointListQuery {
-  /** Only this tenant's endpoints; all endpoints when undefined. */
-  readonly tenant?: string;
-  readonly limit: number;
-  /** The last id of the previous page. */
-  readonly cursor?: string;
-}
-
-export interface EndpointPage {
-  /** In id order: creation order to the millisecond (ids made within one millisecond sort at random). */
-  readonly endpoints: readonly Endpoint[];
-  /** The cursor of the next page; undefined on the last one. */
-  readonly next: string | undefined;
-}
-
-function assertValid(e: Pick<Endpoint, "event_types" | "secret" | "tenant">): void {
-  // The tenant and patterns become parts of Redis keys; the API validates them, this keeps other callers honest.
-  if (e.tenant !== undefined && !NAME.test(e.tenant))
-    throw new RangeError(`not a tenant name: ${JSON.stringify(e.tenant)}`);
-  const bad = e.event_types.find((p) => !isEventTypePattern(p));
-  if (bad !== undefined) throw new RangeError(`not an event type pattern: ${JSON.stringify(bad)}`);
-  const problem = secretProblem(e.secret);
-  if (problem !== undefined) throw new RangeError(`endpoint secret ${problem}`);
-}
-
-/** A tenant (or the tenantless scope) has `outbound.max_endpoints_per_tenant` endpoints already. */
-export class EndpointLimitReached extends Error {
-  constructor(readonly max: number) {
-    super(`this tenant has ${max} endpoints, the most allowed (outbound.max_endpoints_per_tenant)`);
-  }
-}
 
 /** Default of outbound.max_endpoints_per_tenant, for stores made outside a gateway. */
 const DEFAULT_MAX_PER_TENANT = 1000;
@@ -108,23 +71,6 @@ export class EndpointStore {
     private readonly maxPerTenant = DEFAULT_MAX_PER_TENANT,
     private readonly facts?: OpsOutbox,
   ) {}
-
-  /**
-   * The two leading arguments and the trailing keys every endpoint script takes for its facts (see
-   * lua/endpoint-facts.lua), and what to do once the script has written them.
-   */
-  private factArgs(facts: readonly RecordedFact[]): {
-    keys: string[];
-    args: [string, number];
-    written: () => Promise<void>;
-  } {
-    const outbox = this.facts;
-    if (!outbox?.enabled || facts.length === 0) return { keys: [], args: ["[]", 0], written: async () => {} };
-    const box = this.keys.opsOutbox(this.keys.endpointBase);
-    const keys = [box, ...outbox.dirtyKeys];
-    const json = JSON.stringify(facts.map((f) => [f.id, JSON.stringify(f.entry)]));
-    return { keys, args: [json, keys.length], written: () => outbox.wrote(box) };
-  }
 
   /** Store a new endpoint (enabled unless `disabled`) and index it. The answer holds its secret. */
   async create(input: NewEndpoint, now = Date.now()): Promise<Endpoint> {
@@ -151,7 +97,7 @@ export class EndpointStore {
     assertValid(endpoint);
     const lists = listKeys(this.keys, endpoint.tenant);
     const fields = Object.entries({ ...endpointFields(endpoint), rev: "1" }).flat();
-    const facts = this.factArgs(endpointFacts(undefined, endpoint, 1, now));
+    const facts = endpointFactArgs(this.keys, this.facts, endpointFacts(undefined, endpoint, 1, now));
     const created = await createScript.run(
       this.redis,
       [this.keys.endpoint(endpoint.id), ...lists, ...subscriptionKeys(this.keys, endpoint), ...facts.keys],
@@ -211,7 +157,11 @@ export class EndpointStore {
       if (!stored) return false;
       const e = stored.endpoint;
       const lists = listKeys(this.keys, e.tenant);
-      const facts = this.factArgs(endpointFacts(e, undefined, Number(stored.rev), now));
+      const facts = endpointFactArgs(
+        this.keys,
+        this.facts,
+        endpointFacts(e, undefined, Number(stored.rev), now),
+      );
       const reply = await deleteScript.run(
         this.redis,
         [this.keys.endpoint(id), ...lists, ...subscriptionKeys(this.keys, e), ...facts.keys],
@@ -329,7 +279,11 @@ export class EndpointStore {
       const { set, del } = fieldChanges(before, after);
       const pairs = Object.entries(set).flat();
       // The write makes revision rev + 1 (it lands only on revision rev): one event id per change.
-      const facts = this.factArgs(endpointFacts(before, after, Number(stored.rev) + 1, now, cause));
+      const facts = endpointFactArgs(
+        this.keys,
+        this.facts,
+        endpointFacts(before, after, Number(stored.rev) + 1, now, cause),
+      );
       const reply = await updateScript.run(
         this.redis,
         [this.keys.endpoint(id), ...leave, ...join, ...facts.keys],
