@@ -90,7 +90,7 @@ it("two drainers draining one entry at once send it once; a published entry left
   const gw = await gateway(
     outboundConfig({}, { recovery: { interval_ms: 600_000, stale_after_ms: 60_000 } }),
   );
-  const ops = await opsEndpoint(gw);
+  const ops = await opsEndpoint(gw, { patterns: ["switchyard.delivery.*"] });
   const keys = gw.gateway.keys;
   const outboxKey = keys.opsOutbox(keys.bucketTag(3));
   const id = operationalEventId("switchyard.delivery.exhausted", "dl_test", 1);
