@@ -1,12 +1,14 @@
 // GET /asyncapi.json is built here from the live config: one channel per queue sink (per distinct address
 // when sources differ), servers from the sinks' brokers, and the queue message v1 as the only message.
 // Sinks describe themselves without credentials; every host and string is scrubbed of URL userinfo again
-// here, because this document is public.
+// here, because this document is public. The operational events (asyncapi-operational.ts) are added
+// whatever the config: every deployment sends them.
 import type { Config } from "../config/schema.ts";
 import type { Logger } from "../observability/logger.ts";
 import { createSink, sinkTraits } from "../sinks/registry.ts";
 import type { Sink, SinkDescription } from "../sinks/sink.ts";
 import { HOOK_MESSAGE, hookMessage, hookMessageSchema } from "./asyncapi-message.ts";
+import { operationalSection } from "./asyncapi-operational.ts";
 
 /** What a sink says about itself for one source: `sink.describe(subject)`. */
 export type DescribeSink = (
@@ -67,7 +69,7 @@ function channelGroups(config: Config, sink: string, describe: DescribeSink): Ch
   return [...groups.values()];
 }
 
-/** The AsyncAPI 3.0 document of `config`'s queue sinks. */
+/** The AsyncAPI 3.0 document of `config`'s queue sinks and of the operational events. */
 export function buildAsyncApiDocument(
   config: Config,
   describe: DescribeSink,
@@ -116,21 +118,23 @@ export function buildAsyncApiDocument(
     });
   }
 
+  const operational = operationalSection();
   return scrub({
     asyncapi: "3.0.0",
     info: {
-      title: "Switchyard queue sinks",
+      title: "Switchyard queue sinks and operational events",
       version,
       description:
-        "Channels Switchyard publishes received webhooks to (RabbitMQ, Kafka), built from the running config.",
+        "Channels Switchyard publishes received webhooks to (RabbitMQ, Kafka), built from the running config, " +
+        "and the operational events (switchyard.*) it sends as signed webhooks to subscribed endpoints.",
     },
     defaultContentType: "application/json",
     servers,
-    channels,
-    operations,
+    channels: { ...channels, ...operational.channels },
+    operations: { ...operations, ...operational.operations },
     components: {
-      messages: { [HOOK_MESSAGE]: hookMessage },
-      schemas: { [HOOK_MESSAGE]: hookMessageSchema },
+      messages: { [HOOK_MESSAGE]: hookMessage, ...operational.messages },
+      schemas: { [HOOK_MESSAGE]: hookMessageSchema, ...operational.schemas },
     },
   }) as AsyncApiDocument;
 }

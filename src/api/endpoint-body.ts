@@ -4,6 +4,7 @@
 import { z } from "@hono/zod-openapi";
 import { NAME } from "../config/schema.ts";
 import { isEventTypePattern } from "../domain/event.ts";
+import { REDACTED } from "../domain/endpoint-snapshot.ts";
 import { hasMaskedPassword } from "../domain/masked-url.ts";
 import { PAYLOAD_FORMATS } from "../domain/outbound-body.ts";
 
@@ -14,8 +15,8 @@ export const MAX_URL_LENGTH = 2048;
 export const MAX_HEADERS = 50;
 export const MAX_HEADER_VALUE_LENGTH = 4096;
 
-/** What views show instead of a credential header's value; refused as input so it never overwrites one. */
-export const REDACTED = "[redacted]";
+// What views show instead of a credential header's value; refused as input so it never overwrites one.
+export { REDACTED };
 
 /**
  * Headers an endpoint may not set: hop-by-hop ones (they describe our connection, not the message), the

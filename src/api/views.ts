@@ -5,9 +5,7 @@ import type { DeliveryRow } from "../domain/delivery.ts";
 import type { DlqEntry } from "../domain/dlq.ts";
 import type { Delivery, DlqEntry as DlqEntryView } from "./contract/ledger.ts";
 
-/** Header names that are credentials, not data: their values are masked in answers. */
-export const CREDENTIAL_HEADER =
-  /^(authorization|proxy-authorization|cookie)$|api[-_]?key|token|secret|password/i;
+export { CREDENTIAL_HEADER } from "../domain/endpoint-snapshot.ts";
 
 /** Milliseconds since the epoch as ISO 8601, or undefined. */
 export function iso(ms: number | undefined): string | undefined {

@@ -3,6 +3,7 @@
 // POST /v1/event-types, so both are checked by this one schema.
 import { z } from "zod";
 import { isEventType } from "../domain/event-type-name.ts";
+import { OPERATIONAL_PREFIX, isOperationalType } from "../domain/operational-events.ts";
 import { strict } from "./unknown-keys.ts";
 
 export const MAX_EVENT_TYPE_DESCRIPTION = 1024;
@@ -14,7 +15,13 @@ export const MAX_EVENT_TYPE_DOCUMENT_BYTES = 64 * 1024;
 export const eventTypeSchema = strict
   .object({
     /** An exact event type (no wildcard): dot-separated segments of A-Z a-z 0-9 _ -. */
-    name: z.string().refine(isEventType, "must be an event type: dot-separated segments of A-Z a-z 0-9 _ -"),
+    name: z
+      .string()
+      .refine(isEventType, "must be an event type: dot-separated segments of A-Z a-z 0-9 _ -")
+      .refine(
+        (name) => !isOperationalType(name),
+        `the ${OPERATIONAL_PREFIX} namespace is reserved: its types are built in (operational events)`,
+      ),
     description: z.string().max(MAX_EVENT_TYPE_DESCRIPTION).optional(),
     /** A JSON Schema of the payload (an object; kept as given, not enforced at publish). */
     schema: z.record(z.string(), z.unknown()).optional(),

@@ -21,6 +21,13 @@ export const operationalSchema = strict
     delivery_events_per_minute: nonNegativeInt.default(60),
     /** How long a process waits after deciding a fact before it publishes it (batching a burst). */
     flush_ms: positiveInt.max(60_000).default(100),
+    /**
+     * Dead deliveries in one DLQ index (all, a sink's, an endpoint's, a tenant's) at which the recovery
+     * tick sends `switchyard.dlq.threshold`. 0: never.
+     */
+    dlq_threshold: nonNegativeInt.default(1000),
+    /** At most one `switchyard.dlq.threshold` per index in this many seconds while it stays at or above. */
+    dlq_threshold_interval_s: positiveInt.default(3600),
   })
   .prefault({});
 export type OperationalConfig = z.infer<typeof operationalSchema>;

@@ -10,6 +10,7 @@ import { type Endpoint, liveSecrets } from "../domain/endpoint.ts";
 import { type DeliveryResult, errorClassOf, permanent, wasCancelled } from "../domain/error-class.ts";
 import type { EndpointId } from "../domain/ids.ts";
 import { outboundBody } from "../domain/outbound-body.ts";
+import type { DisableCause } from "../domain/operational-payloads.ts";
 import { signStandardWebhook } from "../domain/signing.ts";
 import { ssrfBlockOf } from "../fanout/ssrf-guard.ts";
 import type { Metrics } from "../observability/metrics.ts";
@@ -27,7 +28,13 @@ import { type SharedBreaker, breakerResultOf } from "./shared-breaker.ts";
 /** The endpoint store, as delivery uses it. */
 export interface EndpointReader {
   get(id: string): Promise<Endpoint | undefined>;
-  disableIfVersion(id: string, version: number, reason: string, now?: number): Promise<boolean>;
+  disableIfVersion(
+    id: string,
+    version: number,
+    reason: string,
+    now?: number,
+    cause?: DisableCause,
+  ): Promise<boolean>;
   markFailing(id: string, now?: number): Promise<number | undefined>;
   markHealthy(id: string): Promise<void>;
 }
@@ -160,7 +167,10 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
         const ended = deps.stats
           .endAttempt(p.endpoint.id, p.holder, countedAttempt(result, startedAt, Date.now()))
           .catch(() => false);
-        await Promise.all([breaker.record(p.endpoint.id, breakerResultOf(result), probe), ended]);
+        await Promise.all([
+          breaker.record(p.endpoint.id, breakerResultOf(result), probe, p.endpoint.tenant),
+          ended,
+        ]);
       }
       return result;
     },
@@ -173,19 +183,19 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
       }
       const now = Date.now();
       if (result.failure.statusCode === 410) {
-        await disable(p, "the endpoint answered 410 Gone");
+        await disable(p, "the endpoint answered 410 Gone", "gone");
         return;
       }
       if (result.failure.kind === "permanent" && !final) return;
       const since = await endpoints.markFailing(p.endpoint.id, now);
       if (since !== undefined && now - since >= outbound.disable_after_ms)
-        await disable(p, `failing without a success since ${new Date(since).toISOString()}`);
+        await disable(p, `failing without a success since ${new Date(since).toISOString()}`, "failing");
     },
   };
 
-  async function disable(p: EndpointAttempt, reason: string): Promise<void> {
+  async function disable(p: EndpointAttempt, reason: string, cause: DisableCause): Promise<void> {
     // Only if nobody changed the endpoint since this attempt read it: a fixed URL is not disabled.
-    if (await endpoints.disableIfVersion(p.endpoint.id, p.endpoint.version, reason))
+    if (await endpoints.disableIfVersion(p.endpoint.id, p.endpoint.version, reason, Date.now(), cause))
       deps.onDisabled?.(p.endpoint, reason);
   }
 

@@ -17,6 +17,7 @@ import { type EndpointReader, endpointMetrics, endpointTarget } from "./endpoint
 import { InflightGate } from "./inflight-gate.ts";
 import { RateGate } from "./rate-gate.ts";
 import { SharedBreaker } from "./shared-breaker.ts";
+import type { OpsOutbox } from "../store/ops-outbox.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 
 /**
@@ -45,6 +46,8 @@ export interface OutboundDispatcherDeps {
   readonly metrics: Metrics;
   readonly logger: Logger;
   readonly tracing?: Tracing;
+  /** Where the endpoints' breakers record their opens and closes as operational facts. */
+  readonly facts?: OpsOutbox;
   /** Resolver of endpoint host names (tests point names at chosen addresses). */
   readonly lookup?: Parameters<typeof createGuardedDispatcher>[0]["lookup"];
 }
@@ -62,6 +65,7 @@ export class OutboundDispatcher {
       channel: keys.breakerChannel,
       config: { ...config.dispatch.breaker, ...config.outbound.breaker },
       probeLeaseMs: config.outbound.timeout_ms + config.dispatch.lock_ms,
+      ...(deps.facts ? { facts: { outbox: deps.facts, kind: "endpoint" as const } } : {}),
     });
     this.agent = createGuardedDispatcher({
       allowPrivate: config.outbound.allow_private,

@@ -19,6 +19,7 @@ import type { RedisClient } from "../store/redis-client.ts";
 import type { BreakerConfig } from "../config/schema.ts";
 import { type DeliveryResult, countsForBreaker } from "../domain/error-class.ts";
 import { LuaScript } from "../store/lua-script.ts";
+import type { OpsOutbox } from "../store/ops-outbox.ts";
 import {
   type BreakerGate,
   type BreakerSnapshot,
@@ -31,7 +32,8 @@ import {
 } from "./breaker-cache.ts";
 
 const gateScript = new LuaScript("gate-breaker-1.lua", 1);
-const recordScript = new LuaScript("record-breaker-result-1.lua", 1);
+// On a single Redis it also marks its outbox in the drainer's dirty set (another slot; see OpsOutbox).
+const recordScript = new LuaScript("record-breaker-result-n.lua", "n", { oneSlotOnClusterOnly: true });
 const readScript = new LuaScript("read-breaker-1.lua", 1);
 
 export type { BreakerGate, BreakerStateName };
@@ -84,6 +86,11 @@ export interface SharedBreakerOptions {
    * handed the probe: half-open), so each transition is counted once cluster-wide.
    */
   readonly onTransition?: (target: string, state: BreakerStateName) => void;
+  /**
+   * Record each open and close as an operational fact (switchyard.breaker.*) in the breaker's outbox, in
+   * the script that makes the change; `kind` says what the targets are.
+   */
+  readonly facts?: { readonly outbox: OpsOutbox; readonly kind: "sink" | "endpoint" };
 }
 
 async function readSnapshot(
@@ -216,9 +223,15 @@ export class SharedBreaker {
    * Count an attempt's result (`probe`: the attempt was the probe gate() handed out). Resolves the state
    * after it and whether it opened or closed the breaker. Costs no round trip when the cache (fresh) shows
    * there is nothing to write: a non-probe `ignored`, or a non-probe success on a closed breaker with no
-   * failures counted (or on an open one, where only the probe decides).
+   * failures counted (or on an open one, where only the probe decides). `tenant`: the target's, for the
+   * facts of an open or a close.
    */
-  async record(target: string, result: BreakerResult, probe: boolean): Promise<BreakerRecord> {
+  async record(
+    target: string,
+    result: BreakerResult,
+    probe: boolean,
+    tenant?: string,
+  ): Promise<BreakerRecord> {
     let now = this.clock();
     let cached = probe ? undefined : this.cache.fresh(target, now);
     const asked = probe || cached || result === "failure" ? undefined : this.asked(target);
@@ -237,12 +250,15 @@ export class SharedBreaker {
 
     const { redis, keyOf, channel } = this.options;
     const config = this.configOf(target);
+    const key = keyOf(target);
+    const facts = this.options.facts?.outbox.enabled ? this.options.facts : undefined;
+    const outbox = facts?.outbox.outboxOf(key);
     const reply = replyArray(
       await this.asking(
         target,
         recordScript.run(
           redis,
-          [keyOf(target)],
+          outbox === undefined ? [key] : [key, outbox, ...(facts?.outbox.dirtyKeys ?? [])],
           [
             target,
             result,
@@ -252,6 +268,7 @@ export class SharedBreaker {
             Math.max(config.open_ms, config.max_open_ms),
             channel,
             breakerKeepMs(config),
+            ...(facts ? [facts.kind, tenant ?? ""] : []),
           ],
         ),
       ),
@@ -260,6 +277,8 @@ export class SharedBreaker {
     const at = this.clock();
     const snap = parseSnapshot(reply.slice(1));
     this.learn(target, snap, at);
+    // The script says whether it recorded the change as a fact (an open from closed, a close).
+    if (reply[7] === 1 && outbox !== undefined) await facts?.outbox.wrote(outbox);
     if (reply[0] === 1) this.options.onTransition?.(target, snapshotState(snap));
     return {
       state: snapshotState(snap),

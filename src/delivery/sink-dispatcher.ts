@@ -15,6 +15,7 @@ import { claimFor, smallestInlineLimit } from "./claim-check.ts";
 import { createDeliveryProcessor } from "./sink-target.ts";
 import { type BreakerStateName, SharedBreaker } from "./shared-breaker.ts";
 import type { LegacyDrain } from "./legacy-drain.ts";
+import type { OpsOutbox } from "../store/ops-outbox.ts";
 import type { WorkerPool } from "./worker-pool.ts";
 
 export interface SinkDispatcherDeps {
@@ -39,6 +40,8 @@ export interface SinkDispatcherDeps {
   readonly tracing?: Tracing;
   /** Base URL of the claim-check endpoint. */
   readonly publicUrl: () => string;
+  /** Where the sinks' breakers record their opens and closes as operational facts. */
+  readonly facts?: OpsOutbox;
 }
 
 const BREAKER_GAUGE: Record<BreakerStateName, number> = { closed: 0, half_open: 1, open: 2 };
@@ -69,6 +72,7 @@ export class SinkDispatcher {
         metrics.breakerTransitions.inc({ sink, to: state });
         logger.warn({ sink, state }, "breaker state changed");
       },
+      ...(this.deps.facts ? { facts: { outbox: this.deps.facts, kind: "sink" as const } } : {}),
     });
     this.breaker = breaker;
     await breaker.start();

@@ -13,9 +13,12 @@ export interface EventType {
   readonly example?: unknown;
 }
 
+/** Where a catalog entry comes from: config, the API, or Switchyard itself (the operational events). */
+export const CATALOG_ORIGINS = ["config", "api", "builtin"] as const;
+
 /** A catalog entry and where it was declared. */
 export interface CatalogEntry extends EventType {
-  readonly origin: "config" | "api";
+  readonly origin: (typeof CATALOG_ORIGINS)[number];
   /** When it was declared by API (ms); undefined for a config entry. */
   readonly createdAt?: number | undefined;
 }

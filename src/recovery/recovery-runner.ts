@@ -34,11 +34,19 @@ export interface RecoveryRunnerDeps extends ReconcileDeps, ReplayRevivalDeps, Om
   readonly operational?: {
     readonly drainer: { sweep(): Promise<{ published: number; suppressed: number; failed: number }> };
   };
+  /** Records switchyard.dlq.threshold for the DLQ indexes at or above it (dlq-threshold.ts); a count. */
+  readonly dlqThresholds?: () => Promise<number>;
 }
 
 /** What a tick job returns (shown in Bull Board). */
 export type TickOutcome =
-  | ({ ran: true; replaysRevived: number; fanoutsFinished: number; factsPublished: number } & RecoveryReport)
+  | ({
+      ran: true;
+      replaysRevived: number;
+      fanoutsFinished: number;
+      dlqThresholds: number;
+      factsPublished: number;
+    } & RecoveryReport)
   | { ran: false; reason: "locked" };
 
 const DEFAULT_LOCK_MS = 60_000;
@@ -90,9 +98,10 @@ export class RecoveryRunner {
       const report = await this.recovery.run();
       const replaysRevived = await reviveLostReplays(this.deps);
       const fanoutsFinished = await resumeFanouts({ ...this.deps, jobs: this.deps.queues });
+      const dlqThresholds = await this.checkDlqThresholds();
       const factsPublished = await this.sweepFacts();
       return {
-        report: { ...report, replaysRevived, fanoutsFinished, factsPublished },
+        report: { ...report, replaysRevived, fanoutsFinished, dlqThresholds, factsPublished },
         startedAt,
         finishedAt: Date.now(),
       };
@@ -108,11 +117,25 @@ export class RecoveryRunner {
       report.scanned > 0 ||
       report.replaysRevived > 0 ||
       report.fanoutsFinished > 0 ||
+      report.dlqThresholds > 0 ||
       report.factsPublished > 0
     )
       logger.info(line, "recovery tick");
     else logger.debug(line, "recovery tick");
     return { ran: true, ...report };
+  }
+
+  /** DLQ indexes over the threshold; like the sweep, a failure is logged and left for the next tick. */
+  private async checkDlqThresholds(): Promise<number> {
+    try {
+      return (await this.deps.dlqThresholds?.()) ?? 0;
+    } catch (err) {
+      this.deps.logger.warn(
+        { err: (err as Error).message },
+        "operational events: DLQ threshold check failed",
+      );
+      return 0;
+    }
   }
 
   /** Publish what the outboxes hold; a failure is logged and left for the next tick, not the tick's end. */

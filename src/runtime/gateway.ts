@@ -102,7 +102,6 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     life.onStop("queues", () => queues.close());
     const replayQueue = new ReplayQueue(redis, keys);
     life.onStop("replays queue", () => replayQueue.close());
-    const endpoints = new EndpointStore(redis, keys, config.outbound.max_endpoints_per_tenant);
     const bullmq = installedBullmqVersion();
     const jobsInScript = layoutVerified(bullmq);
     if (!jobsInScript)
@@ -117,6 +116,8 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       retentionS: config.retention_s,
     });
     const ledger = new DeliveryStore(redis, keys, ledgerOptions(config), outbox);
+    // The endpoint scripts record the switchyard.endpoint.* facts in the same outboxes.
+    const endpoints = new EndpointStore(redis, keys, config.outbound.max_endpoints_per_tenant, outbox);
     // Jobs are written with their rows (a hook's, a fanout page's) where this BullMQ's job layout is the
     // verified one.
     const events = new EventStore(redis, keys, ledger, jobsInScript ? queues : undefined);
@@ -149,7 +150,7 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
       life,
       redis,
       queues,
-      replays: new ReplayStore(redis, keys, config.retention_s),
+      replays: new ReplayStore(redis, keys, config.retention_s, outbox),
       replayQueue,
       ledger,
       hooks: new HookStore(redis, keys, ledger, jobsInScript ? queues : undefined),

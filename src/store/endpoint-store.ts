@@ -5,8 +5,10 @@
 //
 // Tenants are isolated: an endpoint with a tenant receives only that tenant's events, and one without a
 // tenant receives only events published without one (never a tenant's).
+//
+// Each write records its operational facts (switchyard.endpoint.*, domain/endpoint-facts.ts) in the same
+// script, in the outbox of the endpoints' hash tag, so a fact exists exactly when its change does.
 import type { RedisClient } from "./redis-client.ts";
-import { NAME } from "../config/schema.ts";
 import {
   type Endpoint,
   type EndpointPatch,
@@ -16,12 +18,13 @@ import {
   normalizeHeaders,
   patchEndpoint,
   rotatedSecrets,
-  secretProblem,
   uniquePatterns,
 } from "../domain/endpoint.ts";
-import { isEventType, isEventTypePattern, matchesPattern, patternsOf } from "../domain/event.ts";
+import { isEventType, matchesPattern, patternsOf } from "../domain/event.ts";
+import { endpointFacts } from "../domain/endpoint-facts.ts";
 import { newId } from "../domain/ids.ts";
-import { DEFAULT_PAYLOAD_FORMAT, type PayloadFormat } from "../domain/outbound-body.ts";
+import type { DisableCause } from "../domain/operational-payloads.ts";
+import { DEFAULT_PAYLOAD_FORMAT } from "../domain/outbound-body.ts";
 import { generateSecret } from "../domain/signing.ts";
 import {
   type StoredEndpoint,
@@ -34,69 +37,39 @@ import {
 import type { Keys } from "./keys.ts";
 import { endpointStatsKeys } from "./endpoint-stats.ts";
 import { LuaScript } from "./lua-script.ts";
+import type { OpsOutbox } from "./ops-outbox.ts";
+import {
+  type EndpointListQuery,
+  type EndpointPage,
+  EndpointLimitReached,
+  type NewEndpoint,
+  assertValid,
+  endpointFactArgs,
+} from "./endpoint-writes.ts";
 
-const createScript = new LuaScript("create-endpoint-n.lua", "n");
-const updateScript = new LuaScript("update-endpoint-n.lua", "n");
-const deleteScript = new LuaScript("delete-endpoint-n.lua", "n");
+export { EndpointLimitReached };
+export type { EndpointListQuery, EndpointPage, NewEndpoint };
+
+// On a single Redis these also mark the outbox in the drainer's dirty set (another slot; see OpsOutbox).
+const writesFacts = { oneSlotOnClusterOnly: true } as const;
+const createScript = new LuaScript("create-endpoint-n.lua", "n", writesFacts);
+const updateScript = new LuaScript("update-endpoint-n.lua", "n", writesFacts);
+const deleteScript = new LuaScript("delete-endpoint-n.lua", "n", writesFacts);
 const markFailingScript = new LuaScript("mark-endpoint-failing-1.lua", 1);
 
 /** Attempts of a read-modify-write before giving up on a record that keeps changing under us. */
 const MAX_ATTEMPTS = 20;
 
-export interface NewEndpoint {
-  readonly url: string;
-  readonly event_types: readonly string[];
-  readonly tenant?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly rate_limit_per_s?: number;
-  /** The body deliveries carry; the standard shape when absent. */
-  readonly payload_format?: PayloadFormat;
-  readonly description?: string;
-  readonly disabled?: boolean;
-  /** A `whsec_` secret of 24–64 bytes; generated when absent. */
-  readonly secret?: string;
-}
-
-export interface EndpointListQuery {
-  /** Only this tenant's endpoints; all endpoints when undefined. */
-  readonly tenant?: string;
-  readonly limit: number;
-  /** The last id of the previous page. */
-  readonly cursor?: string;
-}
-
-export interface EndpointPage {
-  /** In id order: creation order to the millisecond (ids made within one millisecond sort at random). */
-  readonly endpoints: readonly Endpoint[];
-  /** The cursor of the next page; undefined on the last one. */
-  readonly next: string | undefined;
-}
-
-function assertValid(e: Pick<Endpoint, "event_types" | "secret" | "tenant">): void {
-  // The tenant and patterns become parts of Redis keys; the API validates them, this keeps other callers honest.
-  if (e.tenant !== undefined && !NAME.test(e.tenant))
-    throw new RangeError(`not a tenant name: ${JSON.stringify(e.tenant)}`);
-  const bad = e.event_types.find((p) => !isEventTypePattern(p));
-  if (bad !== undefined) throw new RangeError(`not an event type pattern: ${JSON.stringify(bad)}`);
-  const problem = secretProblem(e.secret);
-  if (problem !== undefined) throw new RangeError(`endpoint secret ${problem}`);
-}
-
-/** A tenant (or the tenantless scope) has `outbound.max_endpoints_per_tenant` endpoints already. */
-export class EndpointLimitReached extends Error {
-  constructor(readonly max: number) {
-    super(`this tenant has ${max} endpoints, the most allowed (outbound.max_endpoints_per_tenant)`);
-  }
-}
-
 /** Default of outbound.max_endpoints_per_tenant, for stores made outside a gateway. */
 const DEFAULT_MAX_PER_TENANT = 1000;
 
 export class EndpointStore {
+  /** `facts`: where the endpoint scripts record operational facts; none are recorded without it. */
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: Keys,
     private readonly maxPerTenant = DEFAULT_MAX_PER_TENANT,
+    private readonly facts?: OpsOutbox,
   ) {}
 
   /** Store a new endpoint (enabled unless `disabled`) and index it. The answer holds its secret. */
@@ -124,13 +97,15 @@ export class EndpointStore {
     assertValid(endpoint);
     const lists = listKeys(this.keys, endpoint.tenant);
     const fields = Object.entries({ ...endpointFields(endpoint), rev: "1" }).flat();
+    const facts = endpointFactArgs(this.keys, this.facts, endpointFacts(undefined, endpoint, 1, now));
     const created = await createScript.run(
       this.redis,
-      [this.keys.endpoint(endpoint.id), ...lists, ...subscriptionKeys(this.keys, endpoint)],
-      [endpoint.id, lists.length, this.maxPerTenant, ...fields],
+      [this.keys.endpoint(endpoint.id), ...lists, ...subscriptionKeys(this.keys, endpoint), ...facts.keys],
+      [...facts.args, endpoint.id, lists.length, this.maxPerTenant, ...fields],
     );
     if (created === -1) throw new EndpointLimitReached(this.maxPerTenant);
     if (created !== 1) throw new Error(`endpoint id ${endpoint.id} is already taken`);
+    await facts.written();
     return endpoint;
   }
 
@@ -155,7 +130,7 @@ export class EndpointStore {
 
   /** Apply `patch`; undefined when there is no such endpoint. */
   async update(id: string, patch: EndpointPatch, now = Date.now()): Promise<Endpoint | undefined> {
-    return this.change(id, (e) => patchEndpoint(e, patch, now));
+    return this.change(id, (e) => patchEndpoint(e, patch, now), now, "operator");
   }
 
   /**
@@ -165,7 +140,7 @@ export class EndpointStore {
    * False when there was none.
    */
   async delete(id: string, now = Date.now()): Promise<boolean> {
-    const deleted = await this.deleteRecord(id);
+    const deleted = await this.deleteRecord(id, now);
     // One slot (the endpoint's own tag): one command.
     if (deleted)
       await this.redis.unlink(
@@ -176,17 +151,23 @@ export class EndpointStore {
     return deleted;
   }
 
-  private async deleteRecord(id: string): Promise<boolean> {
+  private async deleteRecord(id: string, now: number): Promise<boolean> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const stored = await this.read(id);
       if (!stored) return false;
       const e = stored.endpoint;
       const lists = listKeys(this.keys, e.tenant);
+      const facts = endpointFactArgs(
+        this.keys,
+        this.facts,
+        endpointFacts(e, undefined, Number(stored.rev), now),
+      );
       const reply = await deleteScript.run(
         this.redis,
-        [this.keys.endpoint(id), ...lists, ...subscriptionKeys(this.keys, e)],
-        [id, stored.rev, lists.length],
+        [this.keys.endpoint(id), ...lists, ...subscriptionKeys(this.keys, e), ...facts.keys],
+        [...facts.args, id, stored.rev, lists.length],
       );
+      if (reply === 1) await facts.written();
       if (reply !== -1) return reply === 1;
     }
     throw new Error(`endpoint ${id} kept changing; delete not done`);
@@ -209,10 +190,14 @@ export class EndpointStore {
    */
   async rotateSecret(id: string, next?: string, now = Date.now()): Promise<Endpoint | undefined> {
     const secret = next ?? generateSecret(SECRET_MIN_BYTES);
-    return this.change(id, (e) => {
-      if (secret === e.secret) throw new RangeError("the new secret is the current one");
-      return changeEndpoint(e, rotatedSecrets(e, secret, now), now);
-    });
+    return this.change(
+      id,
+      (e) => {
+        if (secret === e.secret) throw new RangeError("the new secret is the current one");
+        return changeEndpoint(e, rotatedSecrets(e, secret, now), now);
+      },
+      now,
+    );
   }
 
   /**
@@ -231,16 +216,28 @@ export class EndpointStore {
 
   /**
    * Disable the endpoint if its version is still `version` (and it is enabled): the compare-and-set a
-   * worker uses after a 410, so an endpoint that was fixed meanwhile stays enabled. True if it disabled.
+   * worker uses after a 410 (`cause` gone) or after failing too long (`failing`), so an endpoint that was
+   * fixed meanwhile stays enabled. True if it disabled.
    */
-  async disableIfVersion(id: string, version: number, reason: string, now = Date.now()): Promise<boolean> {
+  async disableIfVersion(
+    id: string,
+    version: number,
+    reason: string,
+    now = Date.now(),
+    cause: DisableCause = "gone",
+  ): Promise<boolean> {
     let disabled = false;
-    await this.change(id, (e) => {
-      disabled = false;
-      if (e.version !== version || e.disabled) return e;
-      disabled = true;
-      return changeEndpoint(e, { disabled: true, disabled_reason: reason, disabled_at: now }, now);
-    });
+    await this.change(
+      id,
+      (e) => {
+        disabled = false;
+        if (e.version !== version || e.disabled) return e;
+        disabled = true;
+        return changeEndpoint(e, { disabled: true, disabled_reason: reason, disabled_at: now }, now);
+      },
+      now,
+      cause,
+    );
     return disabled;
   }
 
@@ -260,10 +257,16 @@ export class EndpointStore {
   }
 
   /**
-   * Read, transform, write back with the indexes moved, retrying when another writer got there first.
-   * `transform` returning its argument writes nothing.
+   * Read, transform, write back with the indexes moved and the change's facts recorded, retrying when
+   * another writer got there first. `transform` returning its argument writes nothing (and records no
+   * fact: a change replayed after it landed finds nothing to change). `cause`: who disables, if it does.
    */
-  private async change(id: string, transform: (e: Endpoint) => Endpoint): Promise<Endpoint | undefined> {
+  private async change(
+    id: string,
+    transform: (e: Endpoint) => Endpoint,
+    now: number,
+    cause: DisableCause = "operator",
+  ): Promise<Endpoint | undefined> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const stored = await this.read(id);
       if (!stored) return undefined;
@@ -275,12 +278,21 @@ export class EndpointStore {
       const leave = subscriptionKeys(this.keys, before).filter((k) => !join.includes(k));
       const { set, del } = fieldChanges(before, after);
       const pairs = Object.entries(set).flat();
+      // The write makes revision rev + 1 (it lands only on revision rev): one event id per change.
+      const facts = endpointFactArgs(
+        this.keys,
+        this.facts,
+        endpointFacts(before, after, Number(stored.rev) + 1, now, cause),
+      );
       const reply = await updateScript.run(
         this.redis,
-        [this.keys.endpoint(id), ...leave, ...join],
-        [id, stored.rev, leave.length, pairs.length / 2, ...pairs, ...del],
+        [this.keys.endpoint(id), ...leave, ...join, ...facts.keys],
+        [...facts.args, id, stored.rev, leave.length, pairs.length / 2, ...pairs, ...del],
       );
-      if (reply === 1) return after;
+      if (reply === 1) {
+        await facts.written();
+        return after;
+      }
       if (reply === 0) return undefined;
     }
     throw new Error(`endpoint ${id} kept changing; update not done`);

@@ -1,7 +1,10 @@
 // The event catalog as the API serves it: the types declared in config (read-only here) and those
 // declared by API, kept in one hash under the endpoints' hash tag. A name declared in config is the
-// config's: the API cannot redeclare it.
+// config's: the API cannot redeclare it. The operational types are built in: listed first, with the schemas
+// Switchyard documents for them, and no one may declare a type in their `switchyard.` namespace.
 import type { CatalogEntry, EventType } from "../domain/event-catalog.ts";
+import { OPERATIONAL_TYPES } from "../domain/operational-events.ts";
+import { OPERATIONAL_SCHEMAS } from "../domain/operational-schemas.ts";
 import type { Keys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
 import type { RedisClient } from "./redis-client.ts";
@@ -9,6 +12,15 @@ import type { RedisClient } from "./redis-client.ts";
 const putScript = new LuaScript("put-event-type-1.lua", 1);
 
 export type PutResult = "created" | "replaced" | "full" | "configured";
+
+/** The operational event types as catalog entries (sorted by name). */
+const BUILTIN: readonly CatalogEntry[] = [...OPERATIONAL_TYPES].sort().map((name) => {
+  const doc = OPERATIONAL_SCHEMAS[name];
+  return { name, description: doc.description, schema: doc.schema, example: doc.example, origin: "builtin" };
+});
+const BUILTIN_NAMES: ReadonlySet<string> = new Set(OPERATIONAL_TYPES);
+
+const byName = (a: CatalogEntry, b: CatalogEntry): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 interface Stored {
   description?: string;
@@ -30,12 +42,16 @@ export class EventCatalogStore {
     this.configured = new Map(configured.map((t) => [t.name, t]));
   }
 
-  /** Every declared type, config's first where a name is in both, sorted by name. */
+  /**
+   * The built-in operational types, then every declared type (config's first where a name is in both),
+   * each part sorted by name.
+   */
   async list(): Promise<CatalogEntry[]> {
     const raw = await this.redis.hgetall(this.keys.eventTypes);
     const out: CatalogEntry[] = [...this.configured.values()].map((t) => ({ ...t, origin: "config" }));
     for (const [name, json] of Object.entries(raw)) {
-      if (this.configured.has(name)) continue;
+      // A name in the reserved namespace stored before it was reserved stays hidden behind the built-ins.
+      if (this.configured.has(name) || BUILTIN_NAMES.has(name)) continue;
       let stored: Stored;
       try {
         stored = JSON.parse(json) as Stored;
@@ -51,7 +67,7 @@ export class EventCatalogStore {
         createdAt: stored.created_at,
       });
     }
-    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...BUILTIN, ...out.sort(byName)];
   }
 
   /** The names of every declared type. */

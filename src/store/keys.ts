@@ -224,6 +224,14 @@ export class Keys {
     return `${this.opsTag}:budget:${target}:${minute}`;
   }
 
+  /**
+   * String (expiring): a DLQ index's `switchyard.dlq.threshold` fact was recorded within the last
+   * `operational.dlq_threshold_interval_s`; no other is recorded while it lives.
+   */
+  opsDlqThreshold(index: DlqIndexName): string {
+    return `${this.opsTag}:dlq-threshold:${index}`;
+  }
+
   /** String: the drainer's decision on one fact (`send` or `skip`), so concurrent drainers agree. */
   opsDecision(eventId: string): string {
     return `${this.opsTag}:decided:${eventId}`;

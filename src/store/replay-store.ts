@@ -8,9 +8,11 @@ import { type ReplayId, newId } from "../domain/ids.ts";
 import type { ReplayCursor, ReplayFilter, ReplayState } from "../domain/replay.ts";
 import type { DlqIndexName, Keys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
+import type { OpsOutbox } from "./ops-outbox.ts";
 
 const beginBatch = new LuaScript("begin-replay-batch-2.lua", 2);
-const commitStep = new LuaScript("commit-replay-step-3.lua", 3);
+// On a single Redis it also marks its outbox in the drainer's dirty set (another slot; see OpsOutbox).
+const commitStep = new LuaScript("commit-replay-step-n.lua", "n", { oneSlotOnClusterOnly: true });
 const setState = new LuaScript("set-replay-state-1.lua", 1);
 const createCapped = new LuaScript("create-replay-3.lua", 3);
 
@@ -83,10 +85,12 @@ const LIST_BATCH = 200;
 const MAX_LIST_SCAN = 5000;
 
 export class ReplayStore {
+  /** `facts`: where a replay's end is recorded as an operational fact (switchyard.replay.finished). */
   constructor(
     private readonly redis: RedisClient,
     readonly keys: Keys,
     private readonly retentionS: number,
+    private readonly facts?: OpsOutbox,
   ) {}
 
   /**
@@ -218,7 +222,10 @@ export class ReplayStore {
     return reply === 1;
   }
 
-  /** Commit a step (see commit-replay-step-3.lua); false when `token` no longer holds the lock. */
+  /**
+   * Commit a step (see commit-replay-step-n.lua), and with the last step record the replay's end as a
+   * fact; false when `token` no longer holds the lock.
+   */
   async commit(
     record: Pick<ReplayRecord, "id" | "tenant">,
     lockKey: string,
@@ -226,9 +233,14 @@ export class ReplayStore {
     step: ReplayStep,
     now = Date.now(),
   ): Promise<boolean> {
+    const outbox =
+      step.final !== undefined && this.facts?.enabled
+        ? this.facts.outboxOf(this.keys.replay(record.id))
+        : undefined;
+    const factKeys = outbox === undefined ? [] : [outbox, ...(this.facts?.dirtyKeys ?? [])];
     const reply = await commitStep.run(
       this.redis,
-      [this.keys.replay(record.id), lockKey, this.keys.replaysLive(record.tenant)],
+      [this.keys.replay(record.id), lockKey, this.keys.replaysLive(record.tenant), ...factKeys],
       [
         token,
         JSON.stringify(step.end),
@@ -241,7 +253,8 @@ export class ReplayStore {
         record.id,
       ],
     );
-    return reply === 1;
+    if (reply === 2 && outbox !== undefined) await this.facts?.wrote(outbox);
+    return reply === 1 || reply === 2;
   }
 }
 

@@ -39,7 +39,8 @@ it("crash: a worker SIGKILLed between a fact and its publish; recovery publishes
   );
   // The API alone in this process: no dispatch, no recovery tick.
   const gw = await gateway(config, { roles: ["api"] });
-  const ops = await opsEndpoint(gw);
+  // The delivery facts only: the endpoint facts (its own creation) are another test's.
+  const ops = await opsEndpoint(gw, { patterns: ["switchyard.delivery.*"] });
   const down = await receiver({ fallback: 500 });
   await createEndpoint(gw, { url: `${down.url}/app`, event_types: ["order.*"] });
 

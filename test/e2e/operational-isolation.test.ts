@@ -26,9 +26,11 @@ it("isolation: a tenant's operational endpoint gets only its tenant's facts, the
       { operational: { flush_ms: 20 } },
     ),
   );
-  const operator = await opsEndpoint(gw);
-  const acme = await opsEndpoint(gw, { tenant: "acme" });
-  const globex = await opsEndpoint(gw, { tenant: "globex" });
+  // The delivery facts only: the endpoint facts (switchyard.endpoint.*) are another test's.
+  const delivery = ["switchyard.delivery.*"];
+  const operator = await opsEndpoint(gw, { patterns: delivery });
+  const acme = await opsEndpoint(gw, { tenant: "acme", patterns: delivery });
+  const globex = await opsEndpoint(gw, { tenant: "globex", patterns: delivery });
   const starOperator = await opsEndpoint(gw, { patterns: ["*"] });
   const starAcme = await opsEndpoint(gw, { patterns: ["*"], tenant: "acme" });
   const down = await receiver({ fallback: 500 });
@@ -73,7 +75,7 @@ it("no loop: an operational endpoint that fails produces no delivery fact about 
     ),
   );
   // This one fails every operational event it is sent, until each is dead.
-  const failingOps = await opsEndpoint(gw, { fallback: 500 });
+  const failingOps = await opsEndpoint(gw, { fallback: 500, patterns: ["switchyard.delivery.*"] });
   const watcher = await opsEndpoint(gw, { patterns: ["switchyard.delivery.*"] });
   const down = await receiver({ fallback: 500 });
   const app = await createEndpoint(gw, { url: `${down.url}/app`, event_types: ["order.*"] });
@@ -92,7 +94,9 @@ it("no loop: an operational endpoint that fails produces no delivery fact about 
   ).toEqual([`switchyard.delivery.exhausted@${app.id}`, `switchyard.delivery.failing@${app.id}`]);
   expect(failingOps.rx.requests).toHaveLength(4);
   const published = (await gw.metrics.operationalEvents.get()).values
-    .filter((v) => v.labels.outcome === "published")
+    .filter(
+      (v) => v.labels.outcome === "published" && String(v.labels.type).startsWith("switchyard.delivery."),
+    )
     .reduce((n, v) => n + v.value, 0);
   expect(published).toBe(2);
 });

@@ -1,9 +1,14 @@
 // GET /asyncapi.json: a valid AsyncAPI 3.0 document of the queue sinks, built from the live config with
 // the real sink implementations, and never carrying a credential.
 import { DiagnosticSeverity, Parser } from "@asyncapi/parser";
+import ajvModule from "ajv";
+import formats from "ajv-formats";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildAsyncApiDocument, sanitizeHost } from "../../src/api/asyncapi-document.ts";
 import { hookMessageSchema } from "../../src/api/asyncapi-message.ts";
+import { OPERATIONAL_CHANNEL, operationalComponentId } from "../../src/api/asyncapi-operational.ts";
+import { OPERATIONAL_TYPES } from "../../src/domain/operational-events.ts";
+import { OPERATIONAL_SCHEMAS } from "../../src/domain/operational-schemas.ts";
 import type { HookRecord } from "../../src/domain/hook.ts";
 import { buildQueueMessage } from "../../src/sinks/queue-message.ts";
 import type { SinkDescription } from "../../src/sinks/sink.ts";
@@ -70,7 +75,7 @@ describe("asyncapi.json", () => {
     expect(await errorsOf(doc)).toEqual([]);
     expect(doc.asyncapi).toBe("3.0.0");
     // Only queue sinks (payload "message") get a channel: not the http sink, not the log sink.
-    expect(Object.keys(doc.channels).sort()).toEqual(["bus", "stream"]);
+    expect(Object.keys(doc.channels).sort()).toEqual(["bus", OPERATIONAL_CHANNEL, "stream"]);
     expect(doc.channels.bus).toMatchObject({
       address: "hooks/{source}.{tenant}",
       parameters: { source: { enum: ["stripe", "github"] } },
@@ -85,6 +90,35 @@ describe("asyncapi.json", () => {
     expect(Object.values(doc.operations).every((o) => o.action === "send")).toBe(true);
     for (const secret of ["s3cret", "svc-user", "kuser", "whsec_", HTTP_SECRET.slice(6)]) {
       expect(text).not.toContain(secret);
+    }
+  });
+});
+
+describe("operational events in asyncapi.json", () => {
+  const config = testConfig({ sinks: { log: { type: "log" } }, sources: {} });
+
+  it("has one message per operational type, its example valid against its payload schema, in a valid document", async () => {
+    const doc = buildAsyncApiDocument(config, () => undefined) as {
+      channels: Record<string, { messages: Record<string, unknown> }>;
+      components: {
+        messages: Record<string, { name: string; examples: { payload: unknown }[] }>;
+        schemas: Record<string, object>;
+      };
+    };
+    // The parser does not check examples: ajv does, against the envelope the message declares.
+    const ajv = new ajvModule.default({ strict: true, allErrors: true });
+    formats.default(ajv);
+    expect(await errorsOf(doc)).toEqual([]);
+    const channel = doc.channels[OPERATIONAL_CHANNEL]!;
+    expect(Object.keys(channel.messages)).toEqual(OPERATIONAL_TYPES.map(operationalComponentId));
+    for (const type of OPERATIONAL_TYPES) {
+      const message = doc.components.messages[operationalComponentId(type)]!;
+      expect(message.name).toBe(type);
+      const example = message.examples[0]!.payload;
+      expect(example).toMatchObject({ type, data: OPERATIONAL_SCHEMAS[type].example });
+      const validate = ajv.compile(doc.components.schemas[operationalComponentId(type)]!);
+      expect(validate(example), JSON.stringify(validate.errors)).toBe(true);
+      expect(validate({ ...(example as object), type: "switchyard.other" })).toBe(false);
     }
   });
 });
@@ -116,7 +150,7 @@ describe("buildAsyncApiDocument", () => {
     const text = JSON.stringify(doc);
     expect(text).not.toContain("leaky-pw");
     expect(text).not.toContain("leakyuser");
-    expect(Object.keys(doc.channels as object).sort()).toEqual(["q-1", "q-2"]);
+    expect(Object.keys(doc.channels as object).sort()).toEqual([OPERATIONAL_CHANNEL, "q-1", "q-2"]);
     expect(doc.servers).toEqual({ "amqp-mq_example_5671": { host: "mq.example:5671", protocol: "amqp" } });
     expect(await errorsOf(doc)).toEqual([]);
   });

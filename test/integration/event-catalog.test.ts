@@ -6,8 +6,19 @@ import { expect, it } from "vitest";
 import { admin } from "./admin-fixtures.ts";
 import { gateway, outboundConfig, receiver, useOutboundTeardown } from "../support/outbound.ts";
 import { testConfig } from "../support/test-gateway.ts";
+import { OPERATIONAL_TYPES, type OperationalType } from "../../src/domain/operational-events.ts";
+import { OPERATIONAL_SCHEMAS } from "../../src/domain/operational-schemas.ts";
 
 useOutboundTeardown();
+
+interface CatalogJson {
+  readonly name: string;
+  readonly origin: string;
+}
+
+/** The entries declared in config or by API (the built-in operational types left out). */
+const declaredOnly = (data: unknown): unknown[] =>
+  (data as CatalogJson[]).filter((t) => t.origin !== "builtin");
 
 const ACME = "acme-token-0123456789abcdef";
 
@@ -54,7 +65,7 @@ it("lists config and API event types, lets only an unbound token declare, and wa
 
   const list = await admin(gw, "GET", "/v1/event-types", { token: ACME });
   expect(list.status).toBe(200);
-  expect(list.json.data).toEqual([
+  expect(declaredOnly(list.json.data)).toEqual([
     expect.objectContaining({
       name: "invoice.created",
       description: "Now documented better.",
@@ -78,6 +89,8 @@ it("lists config and API event types, lets only an unbound token declare, and wa
     { name: "a b" },
     { name: "a.b", schema: [] },
     { name: "a.b", x: 1 },
+    { name: "switchyard.endpoint.created" },
+    { name: "switchyard.custom" },
   ])
     expect((await admin(gw, "POST", "/v1/event-types", { body })).status, JSON.stringify(body)).toBe(400);
 
@@ -101,7 +114,25 @@ it("with no event type declared, nothing warns", async () => {
   const res = await admin(gw, "POST", "/v1/endpoints", { body: { url: rx.url, event_types: ["a.b"] } });
   expect(res.status).toBe(201);
   expect(res.json.warnings).toEqual([]);
-  expect((await admin(gw, "GET", "/v1/event-types")).json.data).toEqual([]);
+  expect(declaredOnly((await admin(gw, "GET", "/v1/event-types")).json.data)).toEqual([]);
+});
+
+it("lists every operational type first as a built-in entry, with its schema and example", async () => {
+  const gw = await gateway(outboundConfig());
+  const data = (await admin(gw, "GET", "/v1/event-types")).json.data as CatalogJson[];
+  const builtin = data.filter((t) => t.origin === "builtin");
+  expect(builtin.map((t) => t.name)).toEqual([...OPERATIONAL_TYPES].sort());
+  expect(data.slice(0, builtin.length)).toEqual(builtin);
+  for (const t of builtin) {
+    const doc = OPERATIONAL_SCHEMAS[t.name as OperationalType];
+    expect(t).toEqual({
+      name: t.name,
+      description: doc.description,
+      schema: doc.schema,
+      example: doc.example,
+      origin: "builtin",
+    });
+  }
 });
 
 it("refuses a config catalog with a repeated name, a wildcard name or an unknown key", () => {
@@ -109,6 +140,7 @@ it("refuses a config catalog with a repeated name, a wildcard name or an unknown
     testConfig({ outbound: { event_types }, sinks: { log: { type: "log" } }, sources: {} });
   expect(withTypes([{ name: "a.b" }, { name: "a.b" }])).toThrow(/declared twice/);
   expect(withTypes([{ name: "a.*" }])).toThrow(/event type/);
+  expect(withTypes([{ name: "switchyard.breaker.opened" }])).toThrow(/reserved/);
   expect(withTypes([{ name: "a.b", descripton: "typo" }])).toThrow();
   expect(withTypes([{ name: "a.b", description: "ok" }])).not.toThrow();
 });

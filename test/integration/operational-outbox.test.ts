@@ -8,6 +8,7 @@ import { silentLogger } from "../../src/observability/logger.ts";
 import { Metrics } from "../../src/observability/metrics.ts";
 import { createOperationalEvents } from "../../src/operational/operational-events.ts";
 import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
+import { QueuePlan } from "../../src/queue/queue-plan.ts";
 import { DeliveryStore, ledgerOptions } from "../../src/store/delivery-store.ts";
 import { EndpointStore } from "../../src/store/endpoint-store.ts";
 import { EventStore } from "../../src/store/event-store.ts";
@@ -62,7 +63,7 @@ function otherDrainer(gw: TestGateway) {
   const outbox = new OpsOutbox(gw.redis, keys, { retentionS: config.retention_s });
   const ledger = new DeliveryStore(gw.redis, keys, ledgerOptions(config));
   const endpoints = new EndpointStore(gw.redis, keys);
-  const queues = new DeliveryQueues(gw.redis, keys, {});
+  const queues = new DeliveryQueues(gw.redis, keys, QueuePlan.of(config));
   const metrics = new Metrics();
   const ops = createOperationalEvents({
     config,
@@ -90,7 +91,7 @@ it("two drainers draining one entry at once send it once; a published entry left
   const gw = await gateway(
     outboundConfig({}, { recovery: { interval_ms: 600_000, stale_after_ms: 60_000 } }),
   );
-  const ops = await opsEndpoint(gw);
+  const ops = await opsEndpoint(gw, { patterns: ["switchyard.delivery.*"] });
   const keys = gw.gateway.keys;
   const outboxKey = keys.opsOutbox(keys.bucketTag(3));
   const id = operationalEventId("switchyard.delivery.exhausted", "dl_test", 1);

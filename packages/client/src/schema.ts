@@ -2270,7 +2270,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The event catalog: types declared in config (outbound.event_types) and by API */
+    /** The event catalog: the built-in operational types (switchyard.*), then types declared in config (outbound.event_types) and by API */
     get: {
       parameters: {
         query?: never;
@@ -3147,8 +3147,11 @@ export interface components {
         [key: string]: unknown;
       };
       example?: unknown;
-      /** @enum {string} */
-      origin: "config" | "api";
+      /**
+       * @description builtin: an operational event type (switchyard.*), documented by Switchyard itself.
+       * @enum {string}
+       */
+      origin: "config" | "api" | "builtin";
       /**
        * Format: date-time
        * @description When it was declared by API.

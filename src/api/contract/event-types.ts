@@ -3,6 +3,7 @@
 // type declared in config and one posted here are checked alike.
 import { z } from "@hono/zod-openapi";
 import { eventTypeSchema } from "../../config/event-type-schema.ts";
+import { CATALOG_ORIGINS } from "../../domain/event-catalog.ts";
 import { adminRoute, instant, json, jsonBody } from "./define-route.ts";
 
 // A clone: the config's schema may be built before @hono/zod-openapi extends zod, and only schemas made
@@ -17,7 +18,9 @@ export const EventType = z
     description: z.string().optional(),
     schema: z.record(z.string(), z.unknown()).optional(),
     example: z.unknown().optional(),
-    origin: z.enum(["config", "api"]),
+    origin: z.enum(CATALOG_ORIGINS).openapi({
+      description: "builtin: an operational event type (switchyard.*), documented by Switchyard itself.",
+    }),
     created_at: instant.optional().openapi({ description: "When it was declared by API." }),
   })
   .openapi("EventType");
@@ -25,7 +28,8 @@ export const EventType = z
 export const listEventTypes = adminRoute({
   method: "get",
   path: "/v1/event-types",
-  summary: "The event catalog: types declared in config (outbound.event_types) and by API",
+  summary:
+    "The event catalog: the built-in operational types (switchyard.*), then types declared in config (outbound.event_types) and by API",
   responses: { 200: json(z.object({ data: z.array(EventType) }), "Every declared event type, by name.") },
 });
 

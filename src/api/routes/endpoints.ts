@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { type Endpoint, secretProblem } from "../../domain/endpoint.ts";
 import { undeclaredPatterns } from "../../domain/event-catalog.ts";
 import { isId } from "../../domain/ids.ts";
-import { maskUserinfo } from "../../domain/masked-url.ts";
+import { endpointSnapshot } from "../../domain/endpoint-snapshot.ts";
 import { type Resolver, SsrfBlockedError, checkDestination } from "../../fanout/ssrf-guard.ts";
 import type { Logger } from "../../observability/logger.ts";
 import { EndpointLimitReached, type EndpointStore } from "../../store/endpoint-store.ts";
@@ -23,11 +23,9 @@ import {
   patchEndpoint,
   rotateEndpointSecret,
 } from "../contract/endpoints.ts";
-import { REDACTED } from "../endpoint-body.ts";
 import { parseLimit } from "../filters.ts";
 import { ENDPOINT_BODY_MAX_BYTES } from "../read-body.ts";
 import { apiGroup, cappedJson } from "../route-group.ts";
-import { CREDENTIAL_HEADER, iso, isoAt } from "../views.ts";
 
 export interface EndpointRouteDeps {
   readonly endpoints: EndpointStore;
@@ -45,27 +43,9 @@ export interface EndpointRouteDeps {
 const invalid = (message: string): ApiError => new ApiError(400, "invalid_request", message);
 const notFound = (): ApiError => new ApiError(404, "not_found", "no such endpoint");
 
-/** An endpoint as the API shows it: no secrets, ISO timestamps, credential header values and URL password masked. */
+/** An endpoint as the API shows it: the snapshot operational events carry too (domain/endpoint-snapshot.ts). */
 export function endpointView(e: Endpoint): z.infer<typeof EndpointSchema> {
-  return {
-    id: e.id,
-    url: maskUserinfo(e.url),
-    event_types: [...e.event_types],
-    tenant: e.tenant,
-    headers: Object.fromEntries(
-      Object.entries(e.headers).map(([k, v]) => [k, CREDENTIAL_HEADER.test(k) ? REDACTED : v]),
-    ),
-    rate_limit_per_s: e.rate_limit_per_s,
-    payload_format: e.payload_format,
-    disabled: e.disabled,
-    disabled_reason: e.disabled_reason,
-    disabled_at: iso(e.disabled_at),
-    description: e.description,
-    version: e.version,
-    created_at: isoAt(e.created_at),
-    updated_at: isoAt(e.updated_at),
-    failing_since: iso(e.failing_since),
-  };
+  return endpointSnapshot(e);
 }
 
 /** The view plus the secret: only for the answer that created or rotated it. */

@@ -78,6 +78,7 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
     redis: ledgerRedis,
     subscriber,
     sinks,
+    facts: core.operational.outbox,
   });
   const outbound = new OutboundDispatcher({
     config,
@@ -92,6 +93,7 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
     metrics: core.metrics,
     logger,
     tracing: core.tracing,
+    facts: core.operational.outbox,
     ...(opts.outboundLookup ? { lookup: opts.outboundLookup } : {}),
   });
   life.onStop("sink breakers", () => dispatcher.close());

@@ -1,6 +1,8 @@
-// The `recovery` role: the recovery scheduler (reconcile and trim) and the replay runner.
+// The `recovery` role: the recovery scheduler (reconcile and trim, DLQ thresholds) and the replay runner.
 import { RecoveryRunner, type RecoveryRunnerOptions } from "../../recovery/recovery-runner.ts";
 import { ReplayRunner } from "../../recovery/replay-runner.ts";
+import { checkDlqThresholds } from "../../recovery/dlq-threshold.ts";
+import { DlqSizes } from "../../store/dlq-sizes.ts";
 import { closeRedis, createWorkerRedis } from "../redis.ts";
 import type { Core } from "./core.ts";
 
@@ -16,7 +18,10 @@ export async function startRecoveryRole(
   );
   life.onStop("recovery redis", () => closeRedis(connection));
 
-  const recovery = new RecoveryRunner({ ...core, connection }, opts.recovery);
+  const sizes = new DlqSizes(core.redis, core.keys, core.operational.outbox);
+  const dlqThresholds = () =>
+    checkDlqThresholds({ config: config.operational, sizes, endpoints: core.endpoints });
+  const recovery = new RecoveryRunner({ ...core, connection, dlqThresholds }, opts.recovery);
   await recovery.start();
   life.onStop("recovery", () => recovery.close());
 

@@ -2,7 +2,7 @@
   Create a replay record unless its tenant already has `cap` live replays (running or paused): the
   per-tenant bound that keeps one tenant from filling the replay runners. The tenant's live set is
   pruned first of ids whose record has ended (done, cancelled) or expired, so it never drifts (an ending
-  replay also leaves it, in commit-replay-step-3.lua, so the set goes with its last live replay).
+  replay also leaves it, in commit-replay-step-n.lua, so the set goes with its last live replay).
 
   KEYS[1] the new replay's record (hash)
   KEYS[2] the replay index (zset, all scores 0)

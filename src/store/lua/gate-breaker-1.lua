@@ -15,7 +15,7 @@
   Time is Redis's own clock (TIME): every process must agree when the period ends and when a probe's lease
   runs out, or two probes could be out at once.
   The hash expires ARGV[4] ms after its open period and probe lease end, the expiry pushed back by every
-  call here and in record-breaker-result-1.lua: a target nobody uses any more (a sink removed from the
+  call here and in record-breaker-result-n.lua: a target nobody uses any more (a sink removed from the
   config, an endpoint deleted while an attempt was in flight) leaves no breaker behind for good.
 
   KEYS[1] the target's breaker (hash)
