@@ -30,13 +30,14 @@ import {
   snapshotState,
   stateAt,
 } from "./breaker-cache.ts";
+import { type BreakerView, readSharedBreaker, readSnapshot, replyArray, viewOf } from "./breaker-read.ts";
 
 const gateScript = new LuaScript("gate-breaker-1.lua", 1);
 // On a single Redis it also marks its outbox in the drainer's dirty set (another slot; see OpsOutbox).
 const recordScript = new LuaScript("record-breaker-result-n.lua", "n", { oneSlotOnClusterOnly: true });
-const readScript = new LuaScript("read-breaker-1.lua", 1);
 
-export type { BreakerGate, BreakerStateName };
+export type { BreakerGate, BreakerStateName, BreakerView };
+export { readSharedBreaker };
 
 /** An attempt's result as the breaker counts it; `ignored` is for permanent failures (the hook's fault). */
 export type BreakerResult = "success" | "failure" | "ignored";
@@ -48,14 +49,6 @@ export interface BreakerRecord {
   readonly changed: boolean;
   /** End of the open period (process clock) when open or half-open, else null. */
   readonly openUntil: number | null;
-}
-
-/** A breaker's state as Redis has it, times on the process clock. */
-export interface BreakerView {
-  readonly state: BreakerStateName;
-  readonly openUntil: number | null;
-  /** Deadline of the probe out, if one is. */
-  readonly probeUntil: number | null;
 }
 
 /** Options of a {@link SharedBreaker}. */
@@ -93,33 +86,6 @@ export interface SharedBreakerOptions {
   readonly facts?: { readonly outbox: OpsOutbox; readonly kind: "sink" | "endpoint" };
 }
 
-async function readSnapshot(
-  redis: RedisClient,
-  key: string,
-  clock: () => number,
-): Promise<{ snap: BreakerSnapshot; at: number }> {
-  const reply = replyArray(await readScript.run(redis, [key], []), "read-breaker");
-  return { snap: parseSnapshot(reply), at: clock() };
-}
-
-function viewOf(snap: BreakerSnapshot, at: number): BreakerView {
-  return {
-    state: snapshotState(snap),
-    openUntil: snap.open ? at + snap.openLeftMs : null,
-    probeUntil: snap.probeLeftMs > 0 ? at + snap.probeLeftMs : null,
-  };
-}
-
-/** A shared breaker's state read from its key, without a SharedBreaker (readers that never gate). */
-export async function readSharedBreaker(
-  redis: RedisClient,
-  key: string,
-  clock: () => number = Date.now,
-): Promise<BreakerView> {
-  const { snap, at } = await readSnapshot(redis, key, clock);
-  return viewOf(snap, at);
-}
-
 /** Map a delivery result onto what the breaker counts: permanent failures are `ignored`. */
 export function breakerResultOf(result: DeliveryResult): BreakerResult {
   if (result.ok) return "success";
@@ -136,11 +102,6 @@ const PASS: BreakerGate = { pass: true, probe: false };
  */
 export function breakerKeepMs(config: BreakerConfig): number {
   return 2 * Math.max(config.open_ms, config.max_open_ms);
-}
-
-function replyArray(reply: unknown, script: string): unknown[] {
-  if (!Array.isArray(reply)) throw new Error(`${script}: unexpected reply`);
-  return reply as unknown[];
 }
 
 /** Circuit breakers for many targets, shared by every process using the same keys and channel. */
