@@ -78,7 +78,8 @@ it("sends switchyard.delivery.failing after failing_after failed attempts, then 
   expect(replay.status).toBe(202);
   await waitForDelivery(gw, "o-1", app.id, "delivered", 15_000);
   await new Promise((r) => setTimeout(r, 500));
-  expect(ops.events()).toHaveLength(2);
+  // (The endpoints' creation and the replay's end are facts too; about the delivery, nothing more.)
+  expect(ops.events().filter((e) => e.type.startsWith("switchyard.delivery."))).toHaveLength(2);
 });
 
 it("sends switchyard.delivery.recovered when a delivery marked failing is delivered", async () => {
