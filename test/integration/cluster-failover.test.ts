@@ -118,7 +118,10 @@ it("answers 503 exactly for the hooks whose record or job is on a master without
   expect(refused.length).toBeGreaterThan(0);
   // WAIT blocks its connection for the whole timeout here: the requests share WAITs (a WAIT sent after a
   // write covers it) rather than queueing one 300 ms WAIT each, one behind the other.
-  expect(waits).toBeLessThanOrEqual(Math.max(3, refused.length / 2));
+  // With queues aligned to buckets a hook writes one slot, so how many are refused follows how many of
+  // the 16 buckets that master holds (as few as 7 of 60 were seen): one WAIT each would be `refused`,
+  // sharing them stays well under it.
+  expect(waits).toBeLessThanOrEqual(Math.max(4, Math.floor(refused.length * 0.75)));
 
   // Regression: an event's 202 did not wait for replicas. Exactly the events whose record is on the
   // master without a replica are refused (publishing again later is idempotent).
