@@ -93,7 +93,9 @@ export class OpsDrainer {
    * settles once the passes have run.
    */
   private async single(run: () => Promise<DrainReport>, isSweep = false): Promise<DrainReport> {
-    if (!this.deps.config.enabled) return { published: 0, suppressed: 0, failed: 0 };
+    // Nothing starts once closed: a last recovery tick during the stop must not send commands on
+    // connections about to quit (what is left is swept by the next process).
+    if (!this.deps.config.enabled || this.closed) return { published: 0, suppressed: 0, failed: 0 };
     if (this.running) {
       if (isSweep || !this.next) this.next = { run, isSweep };
       return this.running;
