@@ -1,9 +1,11 @@
 // Where a process's log lines go (stdout), written without stalling the event loop and without growing
 // memory behind a slow reader. pino's default destination already writes on libuv's thread pool, but
 // holds whatever a reader has not taken without bound (a collector that stalls for a minute at a
-// delivery's line per hook is megabytes of heap). Here a line is appended to a buffer; the lines of one
-// turn of the loop go out in one write on the thread pool, so a full pipe blocks that thread, never
-// the loop.
+// delivery's line per hook is megabytes of heap). Here a line is appended to a buffer; what gathers
+// over a few milliseconds (`flushMs`, or sooner once `flushBytes` wait) goes out in one write on the
+// thread pool, so a full pipe blocks that thread, never the loop. Batching by time, not by turn of the
+// loop: a write costs about three lines' worth of CPU in its hand-off to the thread pool and back, and a
+// busy worker turns its loop a few times per delivery, so a write per turn cost more than the lines.
 //
 // The buffer is bounded: while a reader is slower than the process logs, lines beyond `maxBytes` are
 // dropped, counted (`droppedLines`, the switchyard_log_lines_dropped_total metric) and reported in a
@@ -13,6 +15,10 @@
 import { write, writeSync } from "node:fs";
 
 export const DEFAULT_LOG_BUFFER_BYTES = 8 * 1024 * 1024;
+/** How long an accepted line may wait for company before it is written. */
+export const DEFAULT_LOG_FLUSH_MS = 10;
+/** Once this much waits, it is written at the next turn of the loop, whatever the time. */
+const FLUSH_BYTES = 64 * 1024;
 /** How long a write that met a full non-blocking pipe waits before trying again. */
 const RETRY_MS = 10;
 
@@ -21,6 +27,8 @@ export interface LogOutputOptions {
   readonly fd?: number;
   /** Most characters held while the reader is behind; lines beyond are dropped (default 8 MiB). */
   readonly maxBytes?: number;
+  /** Most milliseconds a line waits to be written with others (default 10; 0: every turn of the loop). */
+  readonly flushMs?: number;
 }
 
 type DropListener = (lines: number) => void;
@@ -28,6 +36,7 @@ type DropListener = (lines: number) => void;
 export class LogOutput {
   private readonly fd: number;
   private readonly maxBytes: number;
+  private readonly flushMs: number;
   /** Accepted lines not yet handed to a write. */
   private pending: string[] = [];
   /** Characters in `pending` and in the write in flight. */
@@ -35,6 +44,8 @@ export class LogOutput {
   /** The bytes of the write in flight (what is left of them after a short write). */
   private inFlight: Buffer | undefined;
   private scheduled = false;
+  /** A timed flush is set (`flushMs` after the first line it will take). */
+  private timed: NodeJS.Timeout | undefined;
   /** The write in flight met a full pipe and waits for a retry (not on the thread pool). */
   private retrying = false;
   /** Nothing can be written any more (the reader has gone: EPIPE). */
@@ -49,6 +60,7 @@ export class LogOutput {
   constructor(opts: LogOutputOptions = {}) {
     this.fd = opts.fd ?? 1;
     this.maxBytes = opts.maxBytes ?? DEFAULT_LOG_BUFFER_BYTES;
+    this.flushMs = opts.flushMs ?? DEFAULT_LOG_FLUSH_MS;
     if (!(this.maxBytes > 0)) throw new Error(`log buffer size must be positive, not ${this.maxBytes}`);
     process.on("exit", this.onExit);
   }
@@ -64,11 +76,30 @@ export class LogOutput {
     }
     this.pending.push(line);
     this.held += line.length;
-    if (!this.scheduled && this.inFlight === undefined) {
-      this.scheduled = true;
-      setImmediate(() => this.writeNext());
-    }
+    if (this.inFlight === undefined) this.schedule();
     return true;
+  }
+
+  /** Write what is pending soon: at the timed flush, or next turn once enough waits (or no delay is set). */
+  private schedule(): void {
+    if (this.scheduled) return;
+    if (this.flushMs > 0 && this.held < FLUSH_BYTES && this.idle.length === 0) {
+      // Unref'd: a pending line never keeps a process alive; the exit hook writes it.
+      this.timed ??= setTimeout(() => this.flushNow(), this.flushMs).unref();
+      return;
+    }
+    this.flushNow();
+  }
+
+  /** Start writing what is pending at the next turn of the loop. */
+  private flushNow(): void {
+    if (this.timed !== undefined) {
+      clearTimeout(this.timed);
+      this.timed = undefined;
+    }
+    if (this.scheduled || this.inFlight !== undefined) return;
+    this.scheduled = true;
+    setImmediate(() => this.writeNext());
   }
 
   /** Lines dropped since the start because the buffer was full. */
@@ -89,6 +120,8 @@ export class LogOutput {
   /** Resolves once every line accepted so far has been written (or can never be: the reader is gone). */
   drained(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();
+    // Whoever waits (a stop) should not wait out the batching delay.
+    this.flushNow();
     return new Promise((resolve) => this.idle.push(resolve));
   }
 
@@ -98,7 +131,13 @@ export class LogOutput {
   }
 
   private isIdle(): boolean {
-    return this.closed || (this.inFlight === undefined && this.pending.length === 0 && !this.scheduled);
+    return (
+      this.closed ||
+      (this.inFlight === undefined &&
+        this.pending.length === 0 &&
+        !this.scheduled &&
+        this.timed === undefined)
+    );
   }
 
   private writeNext(): void {
@@ -112,10 +151,21 @@ export class LogOutput {
     write(this.fd, chunk, 0, chunk.length, null, (err, written) => {
       if (err) return this.failed(err, chunk);
       const rest = chunk.subarray(written);
-      this.inFlight = rest.length > 0 ? rest : undefined;
-      if (this.inFlight === undefined) this.held = this.pendingChars();
-      this.writeNext();
+      if (rest.length > 0) {
+        this.inFlight = rest;
+        return this.writeNext();
+      }
+      this.inFlight = undefined;
+      this.held = this.pendingChars();
+      this.afterWrite();
     });
+  }
+
+  /** A write is done: what came meanwhile waits for its batch, unless a stop waits for the drain. */
+  private afterWrite(): void {
+    if (this.pending.length === 0) return this.settle();
+    if (this.idle.length > 0) return this.writeNext();
+    this.schedule();
   }
 
   private failed(err: NodeJS.ErrnoException, chunk: Buffer): void {

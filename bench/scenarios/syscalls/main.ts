@@ -5,7 +5,9 @@
 // runs alone (fresh Redis, fresh processes) with `strace -c -f` attached to its web, its worker and its
 // Redis for the timed phase only; strace slows what it traces, so only the counts are figures here.
 //
-//   npm run bench:syscalls -- [--rate 400] [--seconds 5] [--against DIR ...]
+// The processes log at warn unless --log-level says otherwise (info: what the delivery lines add).
+//
+//   npm run bench:syscalls -- [--rate 400] [--seconds 5] [--log-level warn] [--against DIR ...]
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,6 +26,7 @@ const { values: args } = parseArgs({
     rate: { type: "string", default: "400" },
     seconds: { type: "string", default: "5" },
     against: { type: "string", multiple: true, default: [] },
+    "log-level": { type: "string", default: "warn" },
   },
 });
 if (spawnSync("strace", ["-V"], { stdio: "ignore" }).status !== 0)
@@ -81,7 +84,7 @@ const all = contenders({
   tmpDir,
   webCmd: procfile.web,
   workerCmd: procfile.worker,
-  logLevel: "warn",
+  logLevel: args["log-level"],
   against: args.against,
 });
 
