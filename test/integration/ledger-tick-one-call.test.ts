@@ -79,3 +79,53 @@ it("claims of one tick across buckets are one script call, each answered on its 
   expect(again?.kind).toBe("leased");
   expect(missing).toEqual({ kind: "missing", parentExists: false });
 });
+
+// Regression (a delivered outcome cost three HSETs and an HGET of its row): the history, the status
+// and the state go out in one HSET, and the history is read with the fence check's HMGET. Each command
+// a script makes costs Redis about as much as its work on a small hash, and every delivery pays these.
+it("a delivered outcome writes its row with one HMGET, one HDEL and one HSET", async () => {
+  const config = testConfig({
+    sinks: { out: { type: "http", url: "http://127.0.0.1:9/" } },
+    sources: { src: { verify: { type: "none" }, sinks: ["out"] } },
+  });
+  const { keys, redis, cleanup } = scratchRedis(config);
+  const monitor = await redis.monitor();
+  cleanups.push(async () => {
+    monitor.disconnect();
+    await cleanup();
+  });
+  const { ledger, hooks } = ledgerStores(redis, keys);
+  const hook = hookFixture({ source: "src", sinks: ["out"], n: 0 });
+  await hooks.persist(hook, { dedupTtlS: 60, staleAfterMs: 60_000 });
+  const id = sinkDeliveryId(hook.id, "out");
+  const claim = await ledger.claim(id, keys.hook(hook.id), "w1", 10_000, HOOK_ATTEMPT_FIELDS);
+  if (claim.kind !== "ok") throw new Error(`claim: ${claim.kind}`);
+
+  // MONITOR tells commands late: count only those between two markers sent around the finish.
+  const onRow: string[] = [];
+  const rowKey = keys.delivery(id);
+  let counting = false;
+  const ended = new Promise<void>((resolve) =>
+    monitor.on("monitor", (_time: string, args: string[]) => {
+      if (args[0]?.toLowerCase() === "echo") {
+        counting = args[1] === "finish-starts";
+        if (args[1] === "finish-ended") resolve();
+      } else if (counting && args[1] === rowKey) onRow.push(String(args[0]).toLowerCase());
+    }),
+  );
+  await redis.echo("finish-starts");
+  const at = Date.now();
+  const written = await ledger.finish(
+    { id, parentId: hook.id, target: { kind: "sink", name: "out" }, source: "src", tenant: undefined },
+    { fence: claim.fence },
+    { outcome: "delivered", statusCode: 200, attempt: { at, durationMs: 3, statusCode: 200 } },
+  );
+  expect(written).toBe(true);
+  await redis.echo("finish-ended");
+  await ended;
+  expect(onRow.sort()).toEqual(["expire", "hdel", "hmget", "hset"]);
+  // What the one HSET wrote is all there: state, status and the attempt's history line.
+  const [st, sc, ah] = await redis.hmget(rowKey, "st", "sc", "ah");
+  expect([st, sc]).toEqual(["delivered", "200"]);
+  expect(JSON.parse(ah ?? "{}")).toMatchObject({ at, ms: 3, sc: 200 });
+});

@@ -1,16 +1,16 @@
 --[[
   Include (spliced into finish-attempt-n.lua at `-- @include store/lua/append-attempt.lua`): the row's
-  attempt history. Defines appendAttempt(row, entry, maxCount, maxBytes), which appends one encoded
-  attempt (a line of JSON, see src/store/attempt-history.ts) to the row's field 'ah', newest last, and
-  drops the oldest lines until at most maxCount lines and maxBytes bytes remain (the newest always
-  stays). An empty entry (nothing was sent) appends nothing. The history is a field of the row, so it
-  expires and goes with it.
+  attempt history. Defines withAttempt(old, entry, maxCount, maxBytes), which returns the row's field
+  'ah' with one encoded attempt (a line of JSON, see src/store/attempt-history.ts) appended, newest
+  last, after dropping the oldest lines until at most maxCount lines and maxBytes bytes remain (the
+  newest always stays); nil when an empty entry (nothing was sent) appends nothing. The caller reads
+  the old value and writes the new one with the row's other fields, in the commands it makes anyway:
+  the history costs no command of its own. It is a field of the row, so it expires and goes with it.
 ]]
-local function appendAttempt(row, entry, maxCount, maxBytes)
+local function withAttempt(old, entry, maxCount, maxBytes)
   if entry == nil or entry == '' then
-    return
+    return nil
   end
-  local old = redis.call('HGET', row, 'ah')
   local all = entry
   local n = 1
   if old then
@@ -24,5 +24,5 @@ local function appendAttempt(row, entry, maxCount, maxBytes)
     all = string.sub(all, string.find(all, '\n', 1, true) + 1)
     n = n - 1
   end
-  redis.call('HSET', row, 'ah', all)
+  return all
 end

@@ -27,7 +27,7 @@
 ]]
 -- isUnheld(st, leaseUntil, now): no live lease holds the row.
 -- @include store/lua/ledger/row-lease.lua
--- appendAttempt(...): the row's bounded attempt history.
+-- withAttempt(...): the row's bounded attempt history with one more attempt.
 -- @include store/lua/append-attempt.lua
 -- deliveryFacts(f): the operational facts an outcome decides, into the bucket's outbox.
 -- @include store/lua/ops/delivery-facts.lua
@@ -47,9 +47,10 @@ for u = 1, tonumber(ARGV[1]) do
   local reason, class, status = ARGV[a + 8], ARGV[a + 9], ARGV[a + 10]
   local uncount = ARGV[a + 11] == '1'
   local row, parent, watch, outbox = KEYS[k], KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]
-  -- The fence check's fields, and the two that say whether this outcome decides a fact (the rest of
-  -- what a fact names is read only then: a delivery that succeeds first time costs no more commands).
-  local cur = redis.call('HMGET', row, 'st', 'f', 'lu', 'ek', 'a', 'of')
+  -- The fence check's fields, the two that say whether this outcome decides a fact (the rest of what a
+  -- fact names is read only then: a delivery that succeeds first time costs no more commands), and the
+  -- attempt history the outcome appends to.
+  local cur = redis.call('HMGET', row, 'st', 'f', 'lu', 'ek', 'a', 'of', 'ah')
   local st = cur[1]
   local ok
   local byClaim = string.sub(fence, 1, 3) == 'ek:'
@@ -59,40 +60,56 @@ for u = 1, tonumber(ARGV[1]) do
     ok = st == 'sending' and cur[2] == fence
   end
   if ok then
-    if byClaim then
-      redis.call('HDEL', row, 'ek')
-    end
+    -- One HDEL and one HSET carry every field the outcome changes: each command a script makes costs
+    -- Redis about as much as the work it does on a small hash.
     local final = outcome == 'delivered' or outcome == 'dead'
+    local gone = {'lo', 'lu'}
     if final then
-      redis.call('HDEL', row, 'lo', 'lu', 'na')
-    else
-      redis.call('HDEL', row, 'lo', 'lu')
+      gone[#gone + 1] = 'na'
+    end
+    if byClaim then
+      gone[#gone + 1] = 'ek'
+    end
+    redis.call('HDEL', row, unpack(gone))
+    local set = {}
+    local function put(field, value)
+      set[#set + 1] = field
+      set[#set + 1] = value
     end
     if reason ~= '' then
-      redis.call('HSET', row, 'le', reason, 'ec', class)
+      put('le', reason)
+      put('ec', class)
     end
     if status ~= '' then
-      redis.call('HSET', row, 'sc', status)
+      put('sc', status)
     end
     if outcome ~= 'release' and historyCount then
-      appendAttempt(row, ARGV[historyAt + 1 + u], historyCount, historyBytes)
+      local history = withAttempt(cur[7], ARGV[historyAt + 1 + u], historyCount, historyBytes)
+      if history then
+        put('ah', history)
+      end
     end
     if outcome == 'release' then
       local attempts = redis.call('HINCRBY', row, 'a', -1)
-      redis.call('HSET', row, 'st', attempts <= 0 and 'pending' or 'retrying')
+      put('st', attempts <= 0 and 'pending' or 'retrying')
       redis.call('ZADD', watch, score, id)
     elseif outcome == 'retrying' then
-      redis.call('HSET', row, 'st', 'retrying', 'la', now, 'na', nextAt)
+      put('st', 'retrying')
+      put('la', now)
+      put('na', nextAt)
       redis.call('ZADD', watch, score, id)
     else
       if outcome == 'delivered' then
-        redis.call('HSET', row, 'st', 'delivered', 'la', now, 'da', now)
+        put('st', 'delivered')
+        put('la', now)
+        put('da', now)
       else
-        redis.call('HSET', row, 'st', 'dead', 'xa', now)
+        put('st', 'dead')
+        put('xa', now)
         if uncount then
           redis.call('HINCRBY', row, 'a', -1)
         elseif st == 'sending' then
-          redis.call('HSET', row, 'la', now)
+          put('la', now)
         end
         local registry = KEYS[k + nkeys - 1]
         for i = k + 4, k + nkeys - 2 do
@@ -101,6 +118,9 @@ for u = 1, tonumber(ARGV[1]) do
         end
       end
       redis.call('ZREM', watch, id)
+    end
+    redis.call('HSET', row, unpack(set))
+    if final then
       redis.call('EXPIRE', row, retention)
       if redis.call('HINCRBY', parent, 'live', -1) <= 0 then
         redis.call('EXPIRE', parent, retention)
