@@ -2,6 +2,7 @@
 // a transient failure of the attempt, never a crash of the worker.
 import { type DeliveryResult, boundReason, cancelled, transient } from "../domain/error-class.ts";
 import type { Delivery } from "../domain/hook.ts";
+import { abortAttempt, attemptController } from "../sinks/attempt-abort.ts";
 import type { Sink } from "../sinks/sink.ts";
 
 function isDeliveryResult(value: unknown): value is DeliveryResult {
@@ -67,17 +68,18 @@ export async function safeAttempt(
   inFlight?: Cancellation,
   lease?: Cancellation,
 ): Promise<DeliveryResult> {
-  const controller = new AbortController();
+  // Aborted only through abortAttempt: sinks may listen on the light emitter (attempt-abort.ts).
+  const controller = attemptController();
   let timer: NodeJS.Timeout | undefined;
   let untrackShutdown: (() => void) | undefined;
   let untrackLease: (() => void) | undefined;
   const stopped = new Promise<DeliveryResult>((resolve) => {
     timer = setTimeout(() => {
-      controller.abort(new Error("attempt timed out"));
+      abortAttempt(controller, new Error("attempt timed out"));
       resolve(transient(`attempt timed out after ${timeoutMs} ms`));
     }, timeoutMs);
     const cancel = (why: string): void => {
-      controller.abort(new Error(why));
+      abortAttempt(controller, new Error(why));
       resolve(cancelled(`attempt cancelled: ${why}`));
     };
     untrackShutdown = inFlight?.track(cancel);

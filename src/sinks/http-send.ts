@@ -6,6 +6,7 @@
 // signal (the attempt timeout). Redirects are never followed. Of an error body at most 1 KiB is kept.
 import type { Dispatcher } from "undici";
 import { type DeliveryResult, transient } from "../domain/error-class.ts";
+import { requestSignal } from "./attempt-abort.ts";
 import { classifyError } from "./http-classify.ts";
 import { resultOfAnswer } from "./http-read-start.ts";
 
@@ -77,14 +78,15 @@ export async function sendHttp(
           ...(send.traceparent === undefined ? {} : { traceparent: send.traceparent }),
         };
   try {
-    // The caller's signal goes straight to undici (no controller of our own on the hot path).
+    // No controller of our own on the hot path, and for an attempt's signal no listener on it either
+    // (attempt-abort.ts): undici listens on the attempt's light emitter.
     const response = await send.dispatcher.request({
       origin: target.origin,
       path: target.path,
       method: send.method,
       headers,
       body: send.body,
-      signal,
+      signal: requestSignal(signal),
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });

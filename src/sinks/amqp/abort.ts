@@ -1,5 +1,6 @@
 // A delivery's AbortSignal must end its wait promptly, while the work it started (a publish waiting for its
 // confirm, a connection being opened) carries on for whoever comes next.
+import { onAbort } from "../attempt-abort.ts";
 import type { FailedResult } from "./errors.ts";
 import { transientFailure } from "./errors.ts";
 
@@ -11,15 +12,14 @@ export function raceAbort<T>(
 ): Promise<T | FailedResult> {
   if (signal.aborted) return Promise.resolve(abortedResult(during));
   return new Promise<T | FailedResult>((resolve, reject) => {
-    const onAbort = (): void => resolve(abortedResult(during));
-    signal.addEventListener("abort", onAbort, { once: true });
+    const stopListening = onAbort(signal, () => resolve(abortedResult(during)));
     work.then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        stopListening();
         resolve(value);
       },
       (err: unknown) => {
-        signal.removeEventListener("abort", onAbort);
+        stopListening();
         reject(err instanceof Error ? err : new Error(String(err)));
       },
     );

@@ -2,6 +2,7 @@
 // `maxDelayMs` of the first queued one (or until `max` are queued, or `maxBytes` would be passed) are
 // flushed together and every caller gets the result of that one flush. Generic over item and result,
 // so any queue sink can use it.
+import { onAbort } from "../attempt-abort.ts";
 
 export interface BatcherOptions<T, R> {
   /** Flush as soon as this many items are queued. */
@@ -23,7 +24,8 @@ interface Pending<T, R> {
   readonly size: number;
   readonly resolve: (r: R) => void;
   readonly reject: (err: unknown) => void;
-  readonly detach: () => void;
+  /** Stops listening for the caller's abort (the item is on the wire). */
+  detach: () => void;
 }
 
 export class Batcher<T, R> {
@@ -45,16 +47,15 @@ export class Batcher<T, R> {
         reject(signal.reason);
         return;
       }
-      const onAbort = (): void => {
+      const aborted = (): void => {
         if (this.queued.includes(pending)) this.queuedBytes -= pending.size;
         this.queued = this.queued.filter((p) => p !== pending);
         if (this.queued.length === 0) this.clearTimer();
         reject(signal?.reason);
       };
-      const detach = (): void => signal?.removeEventListener("abort", onAbort);
       const size = this.opts.sizeOf?.(item) ?? 0;
-      const pending: Pending<T, R> = { item, size, resolve, reject, detach };
-      signal?.addEventListener("abort", onAbort, { once: true });
+      const pending: Pending<T, R> = { item, size, resolve, reject, detach: () => undefined };
+      if (signal) pending.detach = onAbort(signal, aborted);
       // What is queued goes first if this item would take it past the byte cap.
       if (this.queued.length > 0 && this.queuedBytes + size > this.maxBytes) this.flushNow();
       this.queued.push(pending);
