@@ -151,6 +151,21 @@ async function untilQuiet(redis: RedisClient): Promise<void> {
 }
 
 /**
+ * From the QUIT on, what is still sent on `redis` (by a component whose timer has not yet noticed the
+ * stop, or BullMQ's own housekeeping) fails with "Connection is closed." once Redis hangs up, and its
+ * sender may never look at the answer: an unhandled rejection, the end of the process. Each such
+ * command's rejection is marked handled here; a sender that awaits it still gets the error.
+ */
+function lateCommandsHandled(redis: RedisClient): void {
+  const send = redis.sendCommand.bind(redis) as (...args: unknown[]) => unknown;
+  (redis as { sendCommand: (...args: unknown[]) => unknown }).sendCommand = (...args: unknown[]) => {
+    const sent = send(...args);
+    if (sent instanceof Promise) sent.catch(() => undefined);
+    return sent;
+  };
+}
+
+/**
  * Close a connection once everything using it has stopped. QUIT lets the commands still in flight get
  * their replies; a plain disconnect fails them with "Connection is closed." (raised from ioredis's close
  * handler), rejecting promises whose callers may no longer be there to catch them. A connection that
@@ -160,6 +175,7 @@ export async function closeRedis(redis: RedisClient, waitMs = 2000): Promise<voi
   if (redis.status === "end") return;
   if (redis.status !== "wait") {
     await untilQuiet(redis);
+    lateCommandsHandled(redis);
     const quit = redis.quit().then(
       () => undefined,
       () => undefined,

@@ -43,3 +43,32 @@ it("worker_connection_straggler_after_quit: a command sent just after closing be
   await closing;
   await eventually(() => redis.status === "end", 2000, "the connection to end");
 });
+
+// Found by full runs (twice, from different tests): a component that had not yet noticed the stop (a
+// timer's last pass) sent a command after the QUIT and never looked at its answer; Redis hung up after
+// answering the QUIT, ioredis failed the command with "Connection is closed.", and the rejection was
+// an unhandled one (in production, the end of the process with exit code 1).
+it("late_command_after_quit: a command sent after the QUIT that nobody awaits is no unhandled rejection", async () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+  process.on("unhandledRejection", onUnhandled);
+  try {
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+    await redis.ping();
+    const quit = redis.quit.bind(redis);
+    let late: Promise<unknown> | undefined;
+    redis.quit = () => {
+      const quitting = quit();
+      late = redis.ping(); // right behind the QUIT, and (below) awaited by nobody until the end
+      return quitting;
+    };
+    await closeRedis(redis);
+    await eventually(() => redis.status === "end", 2000, "the connection to end");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(unhandled).toEqual([]);
+    // Whoever does await it still hears why it failed.
+    await expect(late).rejects.toThrow("Connection is closed.");
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+  }
+});
