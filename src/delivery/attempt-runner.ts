@@ -210,6 +210,9 @@ export function createAttemptRunner<P extends PreparedAttempt>(
         logger.info({ ...attemptLog(), result: "ok" }, "delivered");
       if (timeline.on)
         timeline.markAll(job.data.p, [
+          // When BullMQ's worker asked for the job (its moveToActive stamp, whole ms): the wait before
+          // it is the queue's, the wait after it is the worker's loop.
+          ...(job.processedOn === undefined ? [] : [["activated", job.processedOn] as const]),
           ["picked_up", pickedUp],
           ["claimed", claimReturned],
           ["sending", sending],

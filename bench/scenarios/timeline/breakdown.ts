@@ -7,7 +7,10 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { percentile } from "../../shared/e2e/load.ts";
 
-/** The stages in the order a hook passes them; `claimed` is missing in trees from before it was stamped. */
+/**
+ * The stages in the order a hook passes them; `claimed` and `activated` (BullMQ's moveToActive time, whole
+ * ms) are missing in trees from before they were stamped.
+ */
 export const STAGES = [
   "sent",
   "received",
@@ -15,6 +18,7 @@ export const STAGES = [
   "persisted",
   "job_added",
   "202",
+  "activated",
   "picked_up",
   "claimed",
   "sending",
