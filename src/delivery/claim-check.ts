@@ -44,12 +44,13 @@ export function withSignedClaims(sink: Sink, sign: ClaimUrlSigner): Sink {
     name: sink.name,
     type: sink.type,
     inlineMaxBytes: sink.inlineMaxBytes,
-    deliver: (delivery, signal) =>
+    deliver: (delivery, signal, abort) =>
       sink.deliver(
         delivery.claim
           ? { ...delivery, claim: { ...delivery.claim, url: sign(delivery.claim.id, delivery.claim.url) } }
           : delivery,
         signal,
+        abort,
       ),
     describe: (subject) => sink.describe(subject),
     close: () => sink.close(),

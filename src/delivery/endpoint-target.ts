@@ -14,6 +14,7 @@ import type { DisableCause } from "../domain/operational-payloads.ts";
 import { signStandardWebhook } from "../domain/signing.ts";
 import { ssrfBlockOf } from "../fanout/ssrf-guard.ts";
 import type { Metrics } from "../observability/metrics.ts";
+import type { AttemptAbort } from "../sinks/attempt-abort.ts";
 import { httpTarget, sendHttp } from "../sinks/http-send.ts";
 import { EVENT_ATTEMPT_FIELDS, toEventRecord } from "../store/event-store.ts";
 import type { CountedAttempt, EndpointStatsStore } from "../store/endpoint-stats.ts";
@@ -154,7 +155,7 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
     send: async (p, _claimed, admission, traceparent, lease) => {
       const startedAt = Date.now();
       const result = await safeAttempt(
-        (signal) => post(p, signal, traceparent),
+        (signal, abort) => post(p, signal, abort, traceparent),
         outboundAttemptMs(config),
         deps.inFlight,
         lease,
@@ -202,6 +203,7 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
   function post(
     p: EndpointAttempt,
     signal: AbortSignal,
+    abort: AttemptAbort,
     traceparent: string | undefined,
   ): Promise<DeliveryResult> {
     const now = Date.now();
@@ -230,6 +232,7 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
         },
         body: p.body,
         signal,
+        abort,
         timeoutMs: outbound.timeout_ms,
         traceparent,
       },

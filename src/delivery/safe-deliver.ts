@@ -2,7 +2,7 @@
 // a transient failure of the attempt, never a crash of the worker.
 import { type DeliveryResult, boundReason, cancelled, transient } from "../domain/error-class.ts";
 import type { Delivery } from "../domain/hook.ts";
-import { abortAttempt, attemptController } from "../sinks/attempt-abort.ts";
+import { AttemptAbort } from "../sinks/attempt-abort.ts";
 import type { Sink } from "../sinks/sink.ts";
 
 function isDeliveryResult(value: unknown): value is DeliveryResult {
@@ -58,28 +58,33 @@ export function safeDeliver(
   inFlight?: Cancellation,
   lease?: Cancellation,
 ): Promise<DeliveryResult> {
-  return safeAttempt((signal) => sink.deliver(delivery, signal), timeoutMs, inFlight, lease);
+  return safeAttempt((signal, abort) => sink.deliver(delivery, signal, abort), timeoutMs, inFlight, lease);
 }
 
 /** `safeDeliver` for any attempt function (an outbound endpoint's request, say). */
 export async function safeAttempt(
-  attempt: (signal: AbortSignal) => unknown,
+  attempt: (signal: AbortSignal, abort: AttemptAbort) => unknown,
   timeoutMs: number,
   inFlight?: Cancellation,
   lease?: Cancellation,
 ): Promise<DeliveryResult> {
-  // Aborted only through abortAttempt: sinks may listen on the light emitter (attempt-abort.ts).
-  const controller = attemptController();
+  // The attempt's abort, twice: the signal sinks are promised, and the emitter they listen on cheaply.
+  const controller = new AbortController();
+  const abort = new AttemptAbort();
+  const abortBoth = (reason: Error): void => {
+    controller.abort(reason);
+    abort.abort(reason);
+  };
   let timer: NodeJS.Timeout | undefined;
   let untrackShutdown: (() => void) | undefined;
   let untrackLease: (() => void) | undefined;
   const stopped = new Promise<DeliveryResult>((resolve) => {
     timer = setTimeout(() => {
-      abortAttempt(controller, new Error("attempt timed out"));
+      abortBoth(new Error("attempt timed out"));
       resolve(transient(`attempt timed out after ${timeoutMs} ms`));
     }, timeoutMs);
     const cancel = (why: string): void => {
-      abortAttempt(controller, new Error(why));
+      abortBoth(new Error(why));
       resolve(cancelled(`attempt cancelled: ${why}`));
     };
     untrackShutdown = inFlight?.track(cancel);
@@ -88,7 +93,7 @@ export async function safeAttempt(
   try {
     let answer: unknown;
     try {
-      answer = attempt(controller.signal);
+      answer = attempt(controller.signal, abort);
     } catch (err) {
       answer = Promise.reject(err); // a synchronous throw is a failed attempt like any other
     }

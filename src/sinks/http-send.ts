@@ -6,7 +6,7 @@
 // signal (the attempt timeout). Redirects are never followed. Of an error body at most 1 KiB is kept.
 import type { Dispatcher } from "undici";
 import { type DeliveryResult, transient } from "../domain/error-class.ts";
-import { requestSignal } from "./attempt-abort.ts";
+import type { AttemptAbort } from "./attempt-abort.ts";
 import { classifyError } from "./http-classify.ts";
 import { resultOfAnswer } from "./http-read-start.ts";
 
@@ -24,6 +24,8 @@ export interface HttpSend {
   readonly body: Buffer;
   /** Aborts the request: the attempt timed out, or was cancelled. */
   readonly signal: AbortSignal;
+  /** The same abort as an emitter (attempt-abort.ts): what undici listens on when it is given. */
+  readonly abort?: AttemptAbort | undefined;
   readonly timeoutMs: number;
   /** The attempt span's, for the destination (tracing on). */
   readonly traceparent?: string | undefined;
@@ -78,15 +80,15 @@ export async function sendHttp(
           ...(send.traceparent === undefined ? {} : { traceparent: send.traceparent }),
         };
   try {
-    // No controller of our own on the hot path, and for an attempt's signal no listener on it either
-    // (attempt-abort.ts): undici listens on the attempt's light emitter.
+    // No controller of our own on the hot path, and no listener on the attempt's AbortSignal when its
+    // emitter is here (attempt-abort.ts): undici listens on the emitter.
     const response = await send.dispatcher.request({
       origin: target.origin,
       path: target.path,
       method: send.method,
       headers,
       body: send.body,
-      signal: requestSignal(signal),
+      signal: send.abort ?? signal,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });

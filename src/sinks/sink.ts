@@ -3,6 +3,7 @@
 import type { DeliveryResult } from "../domain/error-class.ts";
 import type { Delivery } from "../domain/hook.ts";
 import type { Logger } from "../observability/logger.ts";
+import type { AttemptAbort } from "./attempt-abort.ts";
 
 /** Where a sink publishes, for the AsyncAPI document. Never holds credentials or URL userinfo. */
 export interface SinkDescription {
@@ -24,9 +25,10 @@ export interface Sink {
   readonly inlineMaxBytes: number | undefined;
   /**
    * Attempt one delivery. May reject or hang: dispatch turns a rejection, a timeout (the signal aborts)
-   * or an unexpected value into a transient failure.
+   * or an unexpected value into a transient failure. `abort` aborts with `signal`, as a plain emitter
+   * that costs far less to listen on once per delivery (attempt-abort.ts); dispatch always passes it.
    */
-  deliver(delivery: Delivery, signal: AbortSignal): Promise<DeliveryResult>;
+  deliver(delivery: Delivery, signal: AbortSignal, abort?: AttemptAbort): Promise<DeliveryResult>;
   describe(subject: { source: string; tenant: string | undefined }): SinkDescription | undefined;
   close(): Promise<void>;
 }

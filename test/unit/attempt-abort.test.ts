@@ -1,5 +1,6 @@
 // An attempt's abort reaches what it started without a listener on its AbortSignal (attempt-abort.ts):
-// the HTTP send hands undici the attempt's light emitter, and the queue sinks listen there too.
+// the attempt hands sinks its AttemptAbort beside the signal, the HTTP send gives undici the emitter,
+// and the queue sinks listen there too.
 // Regression: undici given the AbortSignal itself added and removed an EventTarget listener per
 // request, about 20 µs of CPU each, more than the rest of what the worker adds to an HTTP delivery.
 import { getEventListeners } from "node:events";
@@ -8,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { Pool } from "undici";
 import { afterEach, expect, it } from "vitest";
 import { safeAttempt } from "../../src/delivery/safe-deliver.ts";
-import { abortAttempt, attemptController, onAbort } from "../../src/sinks/attempt-abort.ts";
+import { AttemptAbort, onAbort } from "../../src/sinks/attempt-abort.ts";
 import { httpTarget, sendHttp } from "../../src/sinks/http-send.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -43,7 +44,7 @@ it("an attempt's HTTP send puts no listener on its AbortSignal, and the attempt'
   const pool = new Pool(url.origin);
   cleanups.push(() => pool.destroy());
   let listeners = -1;
-  const result = safeAttempt((signal) => {
+  const result = safeAttempt((signal, abort) => {
     void received.then(() => (listeners = getEventListeners(signal, "abort").length));
     return sendHttp({
       dispatcher: pool,
@@ -52,6 +53,7 @@ it("an attempt's HTTP send puts no listener on its AbortSignal, and the attempt'
       headers: {},
       body: Buffer.from("{}"),
       signal,
+      abort,
       timeoutMs: 10_000,
     });
   }, 300);
@@ -61,16 +63,18 @@ it("an attempt's HTTP send puts no listener on its AbortSignal, and the attempt'
   await closed;
 });
 
-it("onAbort hears an attempt's abort through its emitter, and any other signal through the signal", () => {
+it("onAbort hears an attempt's abort on its emitter, and a signal without one on the signal", () => {
   const heard: string[] = [];
-  const attempt = attemptController();
-  onAbort(attempt.signal, () => heard.push("attempt"));
-  const stopped = onAbort(attempt.signal, () => heard.push("stopped listener"));
-  stopped();
-  expect(getEventListeners(attempt.signal, "abort")).toHaveLength(0);
-  abortAttempt(attempt, new Error("lease lost"));
+  const signal = new AbortController().signal;
+  const abort = new AttemptAbort();
+  onAbort(signal, () => heard.push("attempt"), abort);
+  const stop = onAbort(signal, () => heard.push("stopped listener"), abort);
+  stop();
+  expect(getEventListeners(signal, "abort")).toHaveLength(0);
+  abort.abort(new Error("lease lost"));
+  abort.abort(new Error("twice")); // an abort happens once
   expect(heard).toEqual(["attempt"]);
-  expect(attempt.signal.reason).toEqual(new Error("lease lost"));
+  expect([abort.aborted, abort.reason]).toEqual([true, new Error("lease lost")]);
 
   const foreign = new AbortController();
   onAbort(foreign.signal, () => heard.push("foreign"));

@@ -4,6 +4,7 @@
 import type { AmqpSinkConfig } from "./config.ts";
 import type { DeliveryResult } from "../../domain/error-class.ts";
 import type { Delivery } from "../../domain/hook.ts";
+import type { AttemptAbort } from "../attempt-abort.ts";
 import { buildQueueMessage, queueMessageHeaders } from "../queue-message.ts";
 import { type Sink, type SinkDeps, type SinkDescription, effectiveBatchMax } from "../sink.ts";
 import { renderTemplate } from "../template.ts";
@@ -89,7 +90,7 @@ export function createAmqpSink(name: string, config: AmqpSinkConfig, deps: SinkD
     type: "amqp",
     inlineMaxBytes,
 
-    async deliver(delivery: Delivery, signal: AbortSignal): Promise<DeliveryResult> {
+    async deliver(delivery: Delivery, signal: AbortSignal, abort?: AttemptAbort): Promise<DeliveryResult> {
       if (closed) return transientFailure("sink closed");
       const req = toRequest(delivery);
       if (!(await slots.acquire(signal))) return abortedResult("waiting for an in-flight slot");
@@ -101,7 +102,7 @@ export function createAmqpSink(name: string, config: AmqpSinkConfig, deps: SinkD
       const answered = batcher ? batcher.add(req, signal) : publishOne(req, signal);
       const release = (): void => slots.release();
       answered.then(release, release);
-      return raceAbort(answered, signal, "waiting for the broker's confirm");
+      return raceAbort(answered, signal, "waiting for the broker's confirm", abort);
     },
 
     describe(): SinkDescription {

@@ -5,6 +5,7 @@ import type { HttpSinkConfig } from "./config.ts";
 import type { DeliveryResult } from "../../domain/error-class.ts";
 import type { Delivery } from "../../domain/hook.ts";
 import { decodeSecret, signStandardWebhook } from "../../domain/signing.ts";
+import type { AttemptAbort } from "../attempt-abort.ts";
 import { queueMessageHeaders } from "../queue-message.ts";
 import type { SinkFactory } from "../sink.ts";
 import { httpDispatcherTimeouts, httpTarget, sendHttp } from "../http-send.ts";
@@ -57,7 +58,7 @@ export const createHttpSink: SinkFactory<HttpSinkConfig> = (name, config) => {
     return { ...headers, ...signed };
   }
 
-  function deliver(delivery: Delivery, signal: AbortSignal): Promise<DeliveryResult> {
+  function deliver(delivery: Delivery, signal: AbortSignal, abort?: AttemptAbort): Promise<DeliveryResult> {
     return sendHttp({
       dispatcher: pool,
       target,
@@ -65,6 +66,7 @@ export const createHttpSink: SinkFactory<HttpSinkConfig> = (name, config) => {
       headers: requestHeaders(delivery),
       body: delivery.hook.body,
       signal,
+      abort,
       timeoutMs: config.timeout_ms,
     });
   }

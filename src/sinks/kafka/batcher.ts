@@ -2,7 +2,7 @@
 // `maxDelayMs` of the first queued one (or until `max` are queued, or `maxBytes` would be passed) are
 // flushed together and every caller gets the result of that one flush. Generic over item and result,
 // so any queue sink can use it.
-import { onAbort } from "../attempt-abort.ts";
+import { type AttemptAbort, onAbort } from "../attempt-abort.ts";
 
 export interface BatcherOptions<T, R> {
   /** Flush as soon as this many items are queued. */
@@ -41,7 +41,7 @@ export class Batcher<T, R> {
    * taken out (it will not be sent) and the promise rejects with the abort reason; once the batch has
    * been flushed the item is on the wire and the promise settles with the batch's result.
    */
-  add(item: T, signal?: AbortSignal): Promise<R> {
+  add(item: T, signal?: AbortSignal, abort?: AttemptAbort): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       if (signal?.aborted) {
         reject(signal.reason);
@@ -55,7 +55,7 @@ export class Batcher<T, R> {
       };
       const size = this.opts.sizeOf?.(item) ?? 0;
       const pending: Pending<T, R> = { item, size, resolve, reject, detach: () => undefined };
-      if (signal) pending.detach = onAbort(signal, aborted);
+      if (signal) pending.detach = onAbort(signal, aborted, abort);
       // What is queued goes first if this item would take it past the byte cap.
       if (this.queued.length > 0 && this.queuedBytes + size > this.maxBytes) this.flushNow();
       this.queued.push(pending);

@@ -8,6 +8,7 @@ import { Kafka, Partitioners, type Message, type Producer, type SASLOptions } fr
 import type { KafkaSinkConfig } from "./config.ts";
 import { ok, transient, type DeliveryResult } from "../../domain/error-class.ts";
 import type { Delivery } from "../../domain/hook.ts";
+import { type AttemptAbort, onAbort } from "../attempt-abort.ts";
 import { buildQueueMessage, queueMessageHeaders } from "../queue-message.ts";
 import { type Sink, type SinkDescription, type SinkFactory, effectiveBatchMax } from "../sink.ts";
 import { renderTemplate } from "../template.ts";
@@ -94,16 +95,16 @@ export const createKafkaSink: SinkFactory<KafkaSinkConfig> = (name, config, deps
     name,
     type: "kafka",
     inlineMaxBytes,
-    deliver(delivery, signal) {
+    deliver(delivery, signal, abort) {
       if (closed) return Promise.resolve(transient("kafka sink is closed"));
       if (signal.aborted) return Promise.resolve(transient(abortReason(signal)));
       const message = toMessage(delivery);
       const result = batcher
         ? batcher
-            .add(message, signal)
+            .add(message, signal, abort)
             .then((results) => results.get(message) ?? transient("kafka batch gave no result"))
         : send([message]);
-      return untilAborted(result, signal);
+      return untilAborted(result, signal, abort);
     },
     describe: () => description,
     async close() {
@@ -156,13 +157,14 @@ function saslOptions(sasl: KafkaSinkConfig["sasl"]): SASLOptions | undefined {
  * `result`, or a transient failure as soon as `signal` aborts. An aborted delivery may still reach the
  * broker if its request was already sent; delivery is at-least-once, and the consumer dedups.
  */
-function untilAborted(result: Promise<DeliveryResult>, signal: AbortSignal): Promise<DeliveryResult> {
+function untilAborted(
+  result: Promise<DeliveryResult>,
+  signal: AbortSignal,
+  abort?: AttemptAbort,
+): Promise<DeliveryResult> {
   return new Promise((resolve) => {
-    const onAbort = (): void => resolve(transient(abortReason(signal)));
-    signal.addEventListener("abort", onAbort, { once: true });
-    void result
-      .then(resolve, (err: unknown) => resolve(classifyKafkaError(err)))
-      .finally(() => signal.removeEventListener("abort", onAbort));
+    const stopListening = onAbort(signal, () => resolve(transient(abortReason(signal))), abort);
+    void result.then(resolve, (err: unknown) => resolve(classifyKafkaError(err))).finally(stopListening);
   });
 }
 
