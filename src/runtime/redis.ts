@@ -157,12 +157,31 @@ async function untilQuiet(redis: RedisClient): Promise<void> {
  * command's rejection is marked handled here; a sender that awaits it still gets the error.
  */
 function lateCommandsHandled(redis: RedisClient): void {
+  pendingCommandsHandled(redis);
   const send = redis.sendCommand.bind(redis) as (...args: unknown[]) => unknown;
   (redis as { sendCommand: (...args: unknown[]) => unknown }).sendCommand = (...args: unknown[]) => {
     const sent = send(...args);
     if (sent instanceof Promise) sent.catch(() => undefined);
     return sent;
   };
+}
+
+/** ioredis's queues of commands still waiting (not its API: absent, as on a cluster client, is skipped). */
+interface CommandQueues {
+  readonly commandQueue?: { toArray?(): readonly { command?: { promise?: unknown } }[] };
+  readonly offlineQueue?: { toArray?(): readonly { command?: { promise?: unknown } }[] };
+}
+
+/**
+ * The commands still waiting on `redis` when it is closed are failed with "Connection is closed." if
+ * the QUIT cannot finish first (it waits behind a blocking command, or Redis is away): mark their
+ * rejections handled too. Their senders still get the error.
+ */
+function pendingCommandsHandled(redis: RedisClient): void {
+  const queues = redis as unknown as CommandQueues;
+  for (const queue of [queues.commandQueue, queues.offlineQueue])
+    for (const item of queue?.toArray?.() ?? [])
+      if (item.command?.promise instanceof Promise) item.command.promise.catch(() => undefined);
 }
 
 /**
@@ -182,6 +201,7 @@ export async function closeRedis(redis: RedisClient, waitMs = 2000): Promise<voi
     );
     await Promise.race([quit, new Promise((r) => setTimeout(r, waitMs).unref())]);
   }
+  pendingCommandsHandled(redis);
   redis.disconnect();
 }
 

@@ -72,3 +72,25 @@ it("late_command_after_quit: a command sent after the QUIT that nobody awaits is
     process.off("unhandledRejection", onUnhandled);
   }
 });
+
+// The same, for a command already waiting when the connection is dropped: the QUIT waits behind a
+// blocking command, runs out of time, and the drop fails everything still queued.
+it("pending_command_at_disconnect: a command still waiting when the QUIT cannot finish is no unhandled rejection", async () => {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+  process.on("unhandledRejection", onUnhandled);
+  try {
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+    await redis.ping();
+    // Blocks for 5 s on a key nobody writes; awaited by nobody until the end.
+    const blocked = redis.blpop(`close-redis-test:${process.pid}:${Date.now()}:blocked`, 5);
+    await new Promise((r) => setTimeout(r, 50));
+    await closeRedis(redis, 300);
+    await eventually(() => redis.status === "end", 2000, "the connection to end");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(unhandled).toEqual([]);
+    await expect(blocked).rejects.toThrow("Connection is closed.");
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+  }
+});
