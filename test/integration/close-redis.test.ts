@@ -44,53 +44,51 @@ it("worker_connection_straggler_after_quit: a command sent just after closing be
   await eventually(() => redis.status === "end", 2000, "the connection to end");
 });
 
+/**
+ * Run `close` on `redis` and return the unhandled rejections seen until the connection has ended and
+ * settled.
+ */
+async function unhandledAroundClose(redis: Redis, close: () => Promise<void>): Promise<unknown[]> {
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+  process.on("unhandledRejection", onUnhandled);
+  try {
+    await close();
+    await eventually(() => redis.status === "end", 2000, "the connection to end");
+    await new Promise((r) => setTimeout(r, 100));
+    return unhandled;
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+  }
+}
+
 // Found by full runs (twice, from different tests): a component that had not yet noticed the stop (a
 // timer's last pass) sent a command after the QUIT and never looked at its answer; Redis hung up after
 // answering the QUIT, ioredis failed the command with "Connection is closed.", and the rejection was
 // an unhandled one (in production, the end of the process with exit code 1).
 it("late_command_after_quit: a command sent after the QUIT that nobody awaits is no unhandled rejection", async () => {
-  const unhandled: unknown[] = [];
-  const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
-  process.on("unhandledRejection", onUnhandled);
-  try {
-    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-    await redis.ping();
-    const quit = redis.quit.bind(redis);
-    let late: Promise<unknown> | undefined;
-    redis.quit = () => {
-      const quitting = quit();
-      late = redis.ping(); // right behind the QUIT, and (below) awaited by nobody until the end
-      return quitting;
-    };
-    await closeRedis(redis);
-    await eventually(() => redis.status === "end", 2000, "the connection to end");
-    await new Promise((r) => setTimeout(r, 100));
-    expect(unhandled).toEqual([]);
-    // Whoever does await it still hears why it failed.
-    await expect(late).rejects.toThrow("Connection is closed.");
-  } finally {
-    process.off("unhandledRejection", onUnhandled);
-  }
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  await redis.ping();
+  const quit = redis.quit.bind(redis);
+  let late: Promise<unknown> | undefined;
+  redis.quit = () => {
+    const quitting = quit();
+    late = redis.ping(); // right behind the QUIT, and (below) awaited by nobody until the end
+    return quitting;
+  };
+  expect(await unhandledAroundClose(redis, () => closeRedis(redis))).toEqual([]);
+  // Whoever does await it still hears why it failed.
+  await expect(late).rejects.toThrow("Connection is closed.");
 });
 
 // The same, for a command already waiting when the connection is dropped: the QUIT waits behind a
 // blocking command, runs out of time, and the drop fails everything still queued.
 it("pending_command_at_disconnect: a command still waiting when the QUIT cannot finish is no unhandled rejection", async () => {
-  const unhandled: unknown[] = [];
-  const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
-  process.on("unhandledRejection", onUnhandled);
-  try {
-    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-    await redis.ping();
-    // Blocks for 5 s on a key nobody writes; awaited by nobody until the end.
-    const blocked = redis.blpop(`close-redis-test:${process.pid}:${Date.now()}:blocked`, 5);
-    await new Promise((r) => setTimeout(r, 50));
-    await closeRedis(redis, 300);
-    await eventually(() => redis.status === "end", 2000, "the connection to end");
-    await new Promise((r) => setTimeout(r, 100));
-    expect(unhandled).toEqual([]);
-    await expect(blocked).rejects.toThrow("Connection is closed.");
-  } finally {
-    process.off("unhandledRejection", onUnhandled);
-  }
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  await redis.ping();
+  // Blocks for 5 s on a key nobody writes; awaited by nobody until the end.
+  const blocked = redis.blpop(`close-redis-test:${process.pid}:${Date.now()}:blocked`, 5);
+  await new Promise((r) => setTimeout(r, 50));
+  expect(await unhandledAroundClose(redis, () => closeRedis(redis, 300))).toEqual([]);
+  await expect(blocked).rejects.toThrow("Connection is closed.");
 });
