@@ -165,13 +165,15 @@ describe("upgrade from the pre-ledger release", () => {
     expect(await redis.get(keys.layoutVersion)).toBe(String(CURRENT_LAYOUT));
     expect(await redis.keys(`${oldBase}:*`)).toEqual([]);
 
+    let seen: Record<string, string>[] = [];
     await eventually(
       async () => {
-        const rows = await Promise.all(hooks.flatMap((h) => SINKS.map((s) => row(h, s))));
-        return rows.every((r, i) => r.st === (SINKS[i % SINKS.length] === "reject" ? "dead" : "delivered"));
+        seen = await Promise.all(hooks.flatMap((h) => SINKS.map((s) => row(h, s))));
+        return seen.every((r, i) => r.st === (SINKS[i % SINKS.length] === "reject" ? "dead" : "delivered"));
       },
       30_000,
-      "every carried delivery to end",
+      () =>
+        `every carried delivery to end; last seen: ${JSON.stringify(seen.map(({ p, t, st, a, na, le }) => ({ p, t, st, a, na, le })))}; received in the new phase: ${JSON.stringify(received.filter((r) => r.phase === "new"))}`,
     );
     for (const [i, hook] of hooks.entries()) {
       const flaky = await row(hook, "flaky");

@@ -95,17 +95,23 @@ export async function startTestGateway(config: Config, opts: GatewayOptions = {}
   };
 }
 
-/** Poll `check` until it returns a value other than undefined/false, or fail after `timeoutMs`. */
+/**
+ * Poll `check` until it returns a value other than undefined/false, or fail after `timeoutMs`. `what`
+ * names the wait in the failure; as a function it can also say what was last seen.
+ */
 export async function eventually<T>(
   check: () => Promise<T | undefined | false> | T | undefined | false,
   timeoutMs = 10_000,
-  what = "condition",
+  what: string | (() => string) = "condition",
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${typeof what === "function" ? what() : what}`,
+      );
     await new Promise((r) => setTimeout(r, 25));
   }
 }
