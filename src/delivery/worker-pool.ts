@@ -11,6 +11,7 @@ import type { Config } from "../config/schema.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { DeliveryJobData } from "../queue/delivery-job.ts";
 import { keepFinished } from "../queue/delivery-queues.ts";
+import { closeWorker } from "../queue/bullmq/close-worker.ts";
 import type { Keys } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { DeliveryJob } from "./attempt-runner.ts";
@@ -75,7 +76,7 @@ export class WorkerPool {
     const at = this.workers.indexOf(worker);
     if (at < 0) return;
     this.workers.splice(at, 1);
-    await worker.close();
+    await closeWorker(worker);
   }
 
   /**
@@ -84,7 +85,7 @@ export class WorkerPool {
    * worker), give the hand-backs a moment, then cut the workers.
    */
   async stop(deadline: AbortSignal): Promise<void> {
-    const graceful = Promise.all(this.workers.map((w) => w.close()));
+    const graceful = Promise.all(this.workers.map((w) => closeWorker(w)));
     const aborted = new Promise<"deadline">((resolve) => {
       if (deadline.aborted) resolve("deadline");
       else deadline.addEventListener("abort", () => resolve("deadline"), { once: true });
@@ -92,7 +93,7 @@ export class WorkerPool {
     if ((await Promise.race([graceful, aborted])) !== "deadline") return;
     this.inFlight.cancelAll();
     await Promise.race([graceful, new Promise((r) => setTimeout(r, HAND_BACK_MS).unref())]);
-    await Promise.all(this.workers.map((w) => w.close(true)));
+    await Promise.all(this.workers.map((w) => closeWorker(w, true)));
   }
 }
 

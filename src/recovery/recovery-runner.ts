@@ -5,6 +5,7 @@
 import { type Job, type Queue, Worker } from "bullmq";
 import type { RedisClient } from "../store/redis-client.ts";
 import type { Keys } from "../store/keys.ts";
+import { closeWorker } from "../queue/bullmq/close-worker.ts";
 import {
   MAINTENANCE_QUEUE,
   type MaintenanceJobData,
@@ -150,7 +151,7 @@ export class RecoveryRunner {
 
   /** Stop taking ticks (a running one finishes). The scheduler stays: other processes run the ticks. */
   async close(): Promise<void> {
-    await this.worker?.close();
+    if (this.worker) await closeWorker(this.worker);
     await this.queue?.close();
   }
 }

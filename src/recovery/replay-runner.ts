@@ -11,6 +11,7 @@ import type { ReplayCursor } from "../domain/replay.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { DeliveryQueues } from "../queue/delivery-queues.ts";
 import { REPLAY_QUEUE, type ReplayJobData, type ReplayQueue } from "../queue/replay-queue.ts";
+import { closeWorker } from "../queue/bullmq/close-worker.ts";
 import type { DeliveryStore } from "../store/delivery-store.ts";
 import type { DlqStore } from "../store/dlq-store.ts";
 import type { Keys } from "../store/keys.ts";
@@ -88,7 +89,7 @@ export class ReplayRunner {
     const worker = this.worker;
     if (worker) {
       const timeout = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), graceMs).unref());
-      if ((await Promise.race([worker.close(), timeout])) === "timeout") await worker.close(true);
+      if ((await Promise.race([closeWorker(worker), timeout])) === "timeout") await closeWorker(worker, true);
     }
   }
 
