@@ -14,7 +14,10 @@
 // --quick (BENCH_ENDPOINTS 50, BENCH_ROUNDS 1) is a smoke test; --json FILE writes the medians.
 // Knobs: BENCH_ENDPOINTS (1000), BENCH_ROUNDS (5), BENCH_CONCURRENCY (outbound concurrency and baseline
 // worker concurrency, 64), BENCH_ONLY (comma-separated parts of contender names), BENCH_NODE_ARGS (node
-// flags for the delivering children only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+// flags for the delivering children only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"), BENCH_AGAINST (a
+// checkout of Switchyard with node_modules: its dispatch process drains as one more contender, "against
+// drain", so a change is measured against the code before it in the same run).
+import { join, resolve } from "node:path";
 import { Redis } from "ioredis";
 import { type BaselineWorkerOptions, addBaselineJobs } from "../../shared/baseline-worker.ts";
 import { benchFlags, knob, progress, writeResult } from "../../shared/flags.ts";
@@ -145,6 +148,18 @@ const baselineArgs = (prefix: string): string[] => {
 };
 const basePrefix = (round: number, part: string): string => `bench-fan-base-${part}-${round}-${process.pid}`;
 
+const AGAINST = process.env.BENCH_AGAINST;
+
+/** Publish an event while no dispatcher runs, then time a dispatch process of `node` draining it. */
+async function drain(node: string, round: number, name: string): Promise<Figures> {
+  await publishEvent(api.port, `${name}-${round}`); // no dispatcher runs: rows and jobs wait
+  const child = await startDeliverer(node, ["dispatch", config]);
+  const { arrived, extra } = await arrivalsFrom();
+  const usage = await measure(redis, child, arrived);
+  await child.stop();
+  return figures(usage, usage.startedAt, await extra());
+}
+
 const api = await startTarget(SWITCHYARD_NODE, ["api", config]);
 const allContenders: Contender[] = [
   {
@@ -180,17 +195,7 @@ const allContenders: Contender[] = [
       return figures(usage, from, await extra(), writtenMs);
     },
   },
-  {
-    name: "switchyard drain",
-    async run(round) {
-      await publishEvent(api.port, `drain-${round}`); // no dispatcher runs: rows and jobs wait
-      const child = await startDeliverer(SWITCHYARD_NODE, ["dispatch", config]);
-      const { arrived, extra } = await arrivalsFrom();
-      const usage = await measure(redis, child, arrived);
-      await child.stop();
-      return figures(usage, usage.startedAt, await extra());
-    },
-  },
+  { name: "switchyard drain", run: (round) => drain(SWITCHYARD_NODE, round, "drain") },
   {
     name: "baseline drain",
     async run(round) {
@@ -203,6 +208,15 @@ const allContenders: Contender[] = [
       return figures(usage, usage.startedAt, await extra());
     },
   },
+  ...(AGAINST
+    ? [
+        {
+          name: "against drain",
+          run: (round: number) =>
+            drain(join(resolve(AGAINST), "bench/shared/switchyard-node.ts"), round, "against"),
+        },
+      ]
+    : []),
 ];
 const ONLY = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
 const contenders = allContenders.filter((c) => ONLY === undefined || ONLY.some((o) => c.name.includes(o)));
@@ -278,6 +292,11 @@ if (ran(syDrain, baseDrain)) {
     `  CPU µs per delivery of the delivering process: switchyard ${med(syDrain, "cpuUs")} vs baseline ${med(baseDrain, "cpuUs")}, ${ratio(syDrain, baseDrain, "cpuUs")}; Redis (shared, indicative) ${med(syDrain, "redisUs")} vs ${med(baseDrain, "redisUs")}`,
   );
 }
+
+if (ran(syDrain, "against drain"))
+  console.log(
+    `  against ${AGAINST}: ${med("against drain", "rate")} deliveries/s; this tree ÷ that one ${ratio(syDrain, "against drain", "rate")}, CPU µs per delivery ${med(syDrain, "cpuUs")} vs ${med("against drain", "cpuUs")}`,
+  );
 
 const FIGURES: readonly Figure[] = ["rate", "steady", "writtenMs", "deliveredMs", "cpuUs", "redisUs"];
 const medians = (name: string): Record<Figure, number | null> =>
