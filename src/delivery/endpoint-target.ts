@@ -80,6 +80,8 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
   const policy: RetryConfig = { ...config.dispatch.retry, ...outbound.retry };
   // The endpoint each admitted job read, so prepare() does not read it again.
   const admitted = new Map<string, Endpoint>();
+  // Each answered attempt's slot release and count, still running while the runner records the outcome.
+  const ending = new Map<string, Promise<unknown>>();
   const holder = (job: DeliveryJob): string => String(job.id);
 
   return {
@@ -162,22 +164,26 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
       );
       const probe = admission.pass && admission.probe;
       // A cancelled attempt is handed back with its slot (unadmit); any other has used it. The slot is
-      // given back and the attempt counted as soon as the answer is in, before the runner records the
-      // outcome. Both are advisory: a failed call never fails the attempt (the slot's lease frees it).
+      // given back and the attempt counted as soon as the answer is in, alongside the runner's record of
+      // the outcome (not before it: one round trip less per attempt); settled() waits for it, so the
+      // job reaches BullMQ, and a retry of it can start, only once the slot is free. Both are advisory:
+      // a failed call never fails the attempt (the slot's lease frees it).
       if (!wasCancelled(result)) {
         const ended = deps.stats
           .endAttempt(p.endpoint.id, p.holder, countedAttempt(result, startedAt, Date.now()))
           .catch(() => false);
-        await Promise.all([
-          breaker.record(p.endpoint.id, breakerResultOf(result), probe, p.endpoint.tenant),
-          ended,
-        ]);
+        ending.set(p.holder, ended);
+        void ended.then(() => {
+          if (ending.get(p.holder) === ended) ending.delete(p.holder);
+        });
+        await breaker.record(p.endpoint.id, breakerResultOf(result), probe, p.endpoint.tenant);
       }
       return result;
     },
 
     settled: async (p, result, final) => {
       admitted.delete(p.holder);
+      await ending.get(p.holder);
       if (result.ok) {
         if (p.endpoint.failing_since !== undefined) await endpoints.markHealthy(p.endpoint.id);
         return;
