@@ -91,22 +91,31 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
     admit: async (job): Promise<Admitted> => {
       const id = job.data.e;
       if (id === undefined) return { pass: true, probe: false };
-      // The record and the breaker are read together: one wait before every attempt, not two.
-      const [endpoint, gate] = await Promise.all([endpoints.get(id), breaker.gate(id)]);
+      // The record, the breaker and a concurrency slot are asked for together: one wait before every
+      // attempt, not two. The slot is taken unless the breaker is known open here, and given back in
+      // the rare case the record or the breaker then say no.
+      const leaseMs = config.dispatch.lock_ms + outbound.timeout_ms;
+      const acquire = () => inflight.acquire(id, holder(job), outbound.max_in_flight_per_endpoint, leaseMs);
+      const [endpoint, gate, early] = await Promise.all([
+        endpoints.get(id),
+        breaker.gate(id),
+        breaker.knownOpen(id) ? undefined : acquire(),
+      ]);
+      const unslot = async (): Promise<void> => {
+        if (early?.ok) await inflight.release(id, holder(job));
+      };
       // A deleted or disabled endpoint is admitted, so prepare() can end its delivery.
       if (!endpoint || endpoint.disabled) {
+        await unslot();
         if (gate.pass && gate.probe) await breaker.record(id, "ignored", true);
         return { pass: true, probe: false };
       }
-      if (!gate.pass)
+      if (!gate.pass) {
+        await unslot();
         return { pass: false, until: gate.parkUntil, why: `breaker open for endpoint ${endpoint.id}` };
-      const leaseMs = config.dispatch.lock_ms + outbound.timeout_ms;
-      const slot = await inflight.acquire(
-        endpoint.id,
-        holder(job),
-        outbound.max_in_flight_per_endpoint,
-        leaseMs,
-      );
+      }
+      // Known open a moment ago, passing now (its period just ended): the slot is asked for now.
+      const slot = early ?? (await acquire());
       if (!slot.ok) {
         await breaker.record(endpoint.id, "ignored", gate.probe);
         return { pass: false, until: Date.now() + slot.retryInMs, why: "endpoint at its concurrency limit" };

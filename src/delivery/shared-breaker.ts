@@ -142,6 +142,11 @@ export class SharedBreaker {
     this.cache.clear();
   }
 
+  /** Whether this process already knows `target`'s breaker to be open (its gate would park, asking nobody). */
+  knownOpen(target: string): boolean {
+    return this.cache.gate(target, this.clock()).kind === "park";
+  }
+
   /**
    * May an attempt on `target` run now? `probe: true` means this attempt is the one probe; record its
    * result with `probe` set. Parked: `parkUntil` is the end of the open period, or the probe's deadline

@@ -37,7 +37,10 @@ it("lets exactly max of 50 concurrent acquires from two connections through", as
     Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? a : b).acquire("sink", `h${i}`, 8, 10_000)),
   );
   expect(results.filter((r) => r.ok)).toHaveLength(8);
-  for (const r of results) if (!r.ok) expect(r.retryInMs).toBe(250);
+  // The short hint (250 ms) while the attempts in flight are young; on a loaded machine they may have
+  // aged a few ms by the later refusals, which spreads those waiters a little later, never sooner.
+  for (const r of results) if (!r.ok) expect(r.retryInMs).toSatisfy((ms: number) => ms >= 250 && ms < 10_000);
+  expect(results.filter((r) => !r.ok && r.retryInMs === 250).length).toBeGreaterThan(0);
   expect(await redis.zcard(key)).toBe(8);
   // Another holder on either side is refused until one releases.
   expect((await b.acquire("sink", "late", 8, 10_000)).ok).toBe(false);

@@ -58,6 +58,7 @@ it("answers before the slot's release returns, and settles only after it", async
     },
     breaker: {
       gate: async () => ({ pass: true, probe: false }),
+      knownOpen: () => false,
       record: async () => undefined,
     } as unknown as Parameters<typeof endpointTarget>[0]["breaker"],
     inflight: {
