@@ -1,7 +1,9 @@
-// An outbound attempt gives its concurrency slot back (and is counted) in one call once the answer is
-// in. That call runs beside the runner's record of the outcome rather than before it (one round trip
-// less per attempt), but the attempt is not settled, so its job not handed back to BullMQ for a retry,
-// until the slot is free: a retry must never find its own previous attempt still holding a slot.
+// An outbound endpoint's concurrency slot, around one attempt. Admission asks for the endpoint, its
+// breaker and a slot at once, so a slot taken for an endpoint that turns out deleted, disabled or
+// behind an open breaker is given back. Once the answer is in, the slot is given back (and the attempt
+// counted) beside the runner's record of the outcome rather than before it, but the attempt is not
+// settled, so its job not handed back to BullMQ for a retry, until the slot is free: a retry must never
+// find its own previous attempt still holding a slot.
 import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent } from "undici";
@@ -11,6 +13,8 @@ import { endpointTarget } from "../../src/delivery/endpoint-target.ts";
 import type { Endpoint } from "../../src/domain/endpoint.ts";
 import { Keys } from "../../src/store/keys.ts";
 import { testConfig } from "../support/test-gateway.ts";
+
+type Deps = Parameters<typeof endpointTarget>[0];
 
 let server: Server;
 let url = "";
@@ -25,58 +29,70 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-it("answers before the slot's release returns, and settles only after it", async () => {
-  const endpoint: Endpoint = {
-    id: "ep_01kbqz5w3m8h2x7c4v9n6r1t0a" as Endpoint["id"],
-    url,
-    event_types: ["order.*"],
-    tenant: undefined,
-    headers: {},
-    rate_limit_per_s: undefined,
-    payload_format: "standard",
-    disabled: false,
-    disabled_reason: undefined,
-    disabled_at: undefined,
-    description: undefined,
-    version: 1,
-    created_at: 1,
-    updated_at: 1,
-    failing_since: undefined,
-    secret: `whsec_${Buffer.alloc(24, 7).toString("base64")}`,
-    previous_secrets: [],
-  };
-  let release: (ended: boolean) => void = () => undefined;
-  const ends: string[] = [];
+const endpointOf = (patch: Partial<Endpoint> = {}): Endpoint => ({
+  id: "ep_01kbqz5w3m8h2x7c4v9n6r1t0a" as Endpoint["id"],
+  url,
+  event_types: ["order.*"],
+  tenant: undefined,
+  headers: {},
+  rate_limit_per_s: undefined,
+  payload_format: "standard",
+  disabled: false,
+  disabled_reason: undefined,
+  disabled_at: undefined,
+  description: undefined,
+  version: 1,
+  created_at: 1,
+  updated_at: 1,
+  failing_since: undefined,
+  secret: `whsec_${Buffer.alloc(24, 7).toString("base64")}`,
+  previous_secrets: [],
+  ...patch,
+});
+
+/** A target over fakes; `slots` logs the slot calls, the breaker passes unless `open`. */
+function targetOf(opts: { endpoint?: Endpoint; open?: boolean; endAttempt?: Deps["stats"]["endAttempt"] }) {
+  const slots: string[] = [];
   const target = endpointTarget({
     config: testConfig({ sinks: {}, sources: {}, outbound: { allow_private: true } }),
     keys: new Keys("slot-release-test"),
     endpoints: {
-      get: async () => endpoint,
+      get: async () => opts.endpoint,
       disableIfVersion: async () => false,
       markFailing: async () => undefined,
       markHealthy: async () => undefined,
     },
     breaker: {
-      gate: async () => ({ pass: true, probe: false }),
+      gate: async () => (opts.open ? { pass: false, parkUntil: 1 } : { pass: true, probe: false }),
       knownOpen: () => false,
       record: async () => undefined,
-    } as unknown as Parameters<typeof endpointTarget>[0]["breaker"],
+    } as unknown as Deps["breaker"],
     inflight: {
-      acquire: async () => ({ ok: true }),
-      release: async () => undefined,
-    } as unknown as Parameters<typeof endpointTarget>[0]["inflight"],
-    rate: {} as Parameters<typeof endpointTarget>[0]["rate"],
-    stats: {
-      endAttempt: (id: string, holder: string) => {
-        ends.push(`${id}/${holder}`);
-        return new Promise<boolean>((r) => (release = r));
-      },
-    },
+      acquire: async (id: string, holder: string) => (slots.push(`acquire ${id}/${holder}`), { ok: true }),
+      release: async (id: string, holder: string) => (slots.push(`release ${id}/${holder}`), true),
+    } as unknown as Deps["inflight"],
+    rate: {} as Deps["rate"],
+    stats: { endAttempt: opts.endAttempt ?? (async () => true) },
     dispatcher: agent,
   });
-  const job = { id: "dl_1", data: { p: "ev_1", e: endpoint.id } } as unknown as DeliveryJob;
-  const admission = await target.admit(job);
-  const prepared = await target.prepare(job, {
+  return { target, slots };
+}
+
+const job = (e: string) => ({ id: "dl_1", data: { p: "ev_1", e } }) as unknown as DeliveryJob;
+
+it("answers before the slot's release returns, and settles only after it", async () => {
+  const endpoint = endpointOf();
+  let release: (ended: boolean) => void = () => undefined;
+  const ends: string[] = [];
+  const { target } = targetOf({
+    endpoint,
+    endAttempt: (id, holder) => {
+      ends.push(`${id}/${holder}`);
+      return new Promise<boolean>((r) => (release = r));
+    },
+  });
+  const admission = await target.admit(job(endpoint.id));
+  const prepared = await target.prepare(job(endpoint.id), {
     parent: [Buffer.from(JSON.stringify({ type: "order.paid", created_at: 1 })), Buffer.from("{}")],
   } as unknown as Parameters<typeof target.prepare>[1]);
   if (typeof prepared === "string") throw new Error(prepared);
@@ -93,4 +109,19 @@ it("answers before the slot's release returns, and settles only after it", async
   release(true);
   await settling;
   expect(settled).toBe(true);
+});
+
+it("gives the slot taken at admission back when the endpoint is disabled or its breaker is open", async () => {
+  const id = endpointOf().id;
+  const disabled = targetOf({ endpoint: endpointOf({ disabled: true }) });
+  expect(await disabled.target.admit(job(id))).toMatchObject({ pass: true });
+  expect(disabled.slots).toEqual([`acquire ${id}/dl_1`, `release ${id}/dl_1`]);
+
+  const open = targetOf({ endpoint: endpointOf(), open: true });
+  expect(await open.target.admit(job(id))).toMatchObject({ pass: false });
+  expect(open.slots).toEqual([`acquire ${id}/dl_1`, `release ${id}/dl_1`]);
+
+  const healthy = targetOf({ endpoint: endpointOf() });
+  expect(await healthy.target.admit(job(id))).toMatchObject({ pass: true });
+  expect(healthy.slots).toEqual([`acquire ${id}/dl_1`]);
 });
