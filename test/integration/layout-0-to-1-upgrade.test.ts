@@ -171,7 +171,7 @@ describe("upgrade from the pre-ledger release", () => {
         seen = await Promise.all(hooks.flatMap((h) => SINKS.map((s) => row(h, s))));
         return seen.every((r, i) => r.st === (SINKS[i % SINKS.length] === "reject" ? "dead" : "delivered"));
       },
-      30_000,
+      60_000,
       () =>
         `every carried delivery to end; last seen: ${JSON.stringify(seen.map(({ p, t, st, a, na, le }) => ({ p, t, st, a, na, le })))}; received in the new phase: ${JSON.stringify(received.filter((r) => r.phase === "new"))}`,
     );
@@ -206,5 +206,5 @@ describe("upgrade from the pre-ledger release", () => {
       "the replayed dead deliveries to be delivered",
     );
     expect(received.filter((r) => r.phase === "new" && r.path === "/reject")).toHaveLength(HOOKS);
-  }, 80_000);
+  }, 110_000);
 });
