@@ -16,7 +16,14 @@
 // worker concurrency, 64), BENCH_ONLY (comma-separated parts of contender names), BENCH_NODE_ARGS (node
 // flags for the delivering children only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"), BENCH_AGAINST (a
 // checkout of Switchyard with node_modules: its dispatch process drains as one more contender, "against
-// drain", so a change is measured against the code before it in the same run).
+// drain", so a change is measured against the code before it in the same run), BENCH_ONE_BY_ONE (a
+// count K, default 0: off): "one-by-one" contenders (this tree's, and BENCH_AGAINST's) each start a
+// dispatch process, then publish K events one at a time to one endpoint of their own, each once the
+// previous one arrived; their figures are the publish → arrival p50 and p99 (ms), where an outbound
+// attempt's serial round trips show rather than its CPU. BENCH_REDIS_HOP=1: the dispatch processes reach
+// Redis through a TCP relay in this process, which adds a hop to each of their round trips (as a Redis
+// across a network would).
+import { type AddressInfo, connect, createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { Redis } from "ioredis";
 import { type BaselineWorkerOptions, addBaselineJobs } from "../../shared/baseline-worker.ts";
@@ -73,6 +80,9 @@ interface Figures {
   readonly cpuUs: number;
   readonly redisUs: number;
   readonly note: string;
+  /** One-by-one only: publish → arrival, ms. */
+  readonly p50Ms?: number;
+  readonly p99Ms?: number;
 }
 
 interface Contender {
@@ -150,10 +160,67 @@ const basePrefix = (round: number, part: string): string => `bench-fan-base-${pa
 
 const AGAINST = process.env.BENCH_AGAINST;
 
+/** The config of the dispatch processes: through the relay with BENCH_REDIS_HOP=1. */
+const dispatchConfig = await (async (): Promise<string> => {
+  if (process.env.BENCH_REDIS_HOP !== "1") return config;
+  const redisAt = new URL(REDIS_URL);
+  const relay = createServer((down) => {
+    const up = connect(Number(redisAt.port || 6379), redisAt.hostname);
+    down.setNoDelay(true);
+    up.setNoDelay(true);
+    down.pipe(up).on("error", () => down.destroy());
+    up.pipe(down).on("error", () => up.destroy());
+    down.on("error", () => up.destroy());
+    up.on("error", () => down.destroy());
+  });
+  await new Promise<void>((r) => relay.listen(0, "127.0.0.1", r));
+  relay.unref();
+  const { port } = relay.address() as AddressInfo;
+  const parsed = JSON.parse(config) as { redis: Record<string, unknown> };
+  return JSON.stringify({ ...parsed, redis: { ...parsed.redis, url: `redis://127.0.0.1:${port}` } });
+})();
+
+const ONE_BY_ONE = Number(process.env.BENCH_ONE_BY_ONE ?? 0);
+
+/** Publish K single-endpoint events one at a time through a dispatch process of `node`; latencies. */
+async function oneByOne(node: string, round: number, name: string): Promise<Figures> {
+  const child = await startDeliverer(node, ["dispatch", dispatchConfig]);
+  const latencies: number[] = [];
+  const usage = await measure(redis, child, async () => {
+    for (let i = 0; i < ONE_BY_ONE; i++) {
+      const before = await receiver.count();
+      const from = now();
+      const res = await fetch(`http://127.0.0.1:${api.port}/v1/events`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ id: `${name}-${round}-${i}`, type: "single.one", payload: PAYLOAD }),
+      });
+      if (res.status !== 202) throw new Error(`publish ${name} ${i}: ${res.status}`);
+      latencies.push((await receiver.waitFor(before + 1, TIMEOUT_MS)) - from);
+    }
+    return [now(), now()];
+  });
+  await child.stop();
+  latencies.sort((x, y) => x - y);
+  const at = (q: number): number =>
+    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+  const ms = usage.times[1] - usage.startedAt;
+  return {
+    rate: (ONE_BY_ONE * 1000) / ms,
+    steady: NaN,
+    deliveredMs: ms,
+    cpuUs: usage.cpuUs / ONE_BY_ONE,
+    redisUs: usage.redisUs / ONE_BY_ONE,
+    note: `p50 ${at(0.5).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms`,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+  };
+}
+
 /** Publish an event while no dispatcher runs, then time a dispatch process of `node` draining it. */
 async function drain(node: string, round: number, name: string): Promise<Figures> {
   await publishEvent(api.port, `${name}-${round}`); // no dispatcher runs: rows and jobs wait
-  const child = await startDeliverer(node, ["dispatch", config]);
+  const child = await startDeliverer(node, ["dispatch", dispatchConfig]);
   const { arrived, extra } = await arrivalsFrom();
   const usage = await measure(redis, child, arrived);
   await child.stop();
@@ -165,7 +232,7 @@ const allContenders: Contender[] = [
   {
     name: "switchyard fan-out",
     async run(round) {
-      const child = await startDeliverer(SWITCHYARD_NODE, ["dispatch", config]);
+      const child = await startDeliverer(SWITCHYARD_NODE, ["dispatch", dispatchConfig]);
       const { arrived, extra } = await arrivalsFrom();
       let from = 0;
       let writtenMs = 0;
@@ -208,6 +275,18 @@ const allContenders: Contender[] = [
       return figures(usage, usage.startedAt, await extra());
     },
   },
+  ...(ONE_BY_ONE > 0
+    ? [{ name: "switchyard one-by-one", run: (round: number) => oneByOne(SWITCHYARD_NODE, round, "one") }]
+    : []),
+  ...(ONE_BY_ONE > 0 && AGAINST
+    ? [
+        {
+          name: "against one-by-one",
+          run: (round: number) =>
+            oneByOne(join(resolve(AGAINST), "bench/shared/switchyard-node.ts"), round, "against-one"),
+        },
+      ]
+    : []),
   ...(AGAINST
     ? [
         {
@@ -228,6 +307,14 @@ try {
   const started = now();
   progress(`creating ${N} endpoints`);
   await createEndpoints(api.port);
+  if (ONE_BY_ONE > 0) {
+    const res = await fetch(`http://127.0.0.1:${api.port}/v1/endpoints`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ url: `${receiver.url}/single`, event_types: ["single.*"] }),
+    });
+    if (res.status !== 201) throw new Error(`the one-by-one endpoint: ${res.status} ${await res.text()}`);
+  }
   console.error(`  ${N} endpoints created in ${Math.round(now() - started)} ms`);
   for (let round = 1; round <= ROUNDS; round++) {
     const order = contenders.map((_, i) => contenders[(i + round - 1) % contenders.length]!);
@@ -260,7 +347,7 @@ try {
   redis.disconnect();
 }
 
-type Figure = "rate" | "steady" | "writtenMs" | "deliveredMs" | "cpuUs" | "redisUs";
+type Figure = "rate" | "steady" | "writtenMs" | "deliveredMs" | "cpuUs" | "redisUs" | "p50Ms" | "p99Ms";
 const of = (name: string, f: Figure): number[] => (results.get(name) ?? []).map((r) => r[f] ?? NaN);
 const med = (name: string, f: Figure): string => String(Math.round(median(of(name, f))));
 const ratio = (a: string, b: string, f: Figure): string => ratioText(of(a, f), of(b, f));
@@ -296,6 +383,16 @@ if (ran(syDrain, baseDrain)) {
 if (ran(syDrain, "against drain"))
   console.log(
     `  against ${AGAINST}: ${med("against drain", "rate")} deliveries/s; this tree ÷ that one ${ratio(syDrain, "against drain", "rate")}, CPU µs per delivery ${med(syDrain, "cpuUs")} vs ${med("against drain", "cpuUs")}`,
+  );
+
+for (const name of ["switchyard one-by-one", "against one-by-one"])
+  if (ran(name))
+    console.log(
+      `${name}, ${ONE_BY_ONE} events one at a time to one endpoint, medians over rounds: publish → arrival p50 ${median(of(name, "p50Ms")).toFixed(2)} ms, p99 ${median(of(name, "p99Ms")).toFixed(2)} ms`,
+    );
+if (ran("switchyard one-by-one", "against one-by-one"))
+  console.log(
+    `  this tree ÷ ${AGAINST}: p50 ${ratio("switchyard one-by-one", "against one-by-one", "p50Ms")}, p99 ${ratio("switchyard one-by-one", "against one-by-one", "p99Ms")}`,
   );
 
 const FIGURES: readonly Figure[] = ["rate", "steady", "writtenMs", "deliveredMs", "cpuUs", "redisUs"];
