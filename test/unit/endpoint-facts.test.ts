@@ -3,26 +3,13 @@
 import { expect, it } from "vitest";
 import type { Endpoint } from "../../src/domain/endpoint.ts";
 import { endpointFacts } from "../../src/domain/endpoint-facts.ts";
+import { endpointFixture } from "../support/endpoint-fixture.ts";
 
-const base: Endpoint = {
-  id: "ep_01kbqz5w3m8h2x7c4v9n6r1t0a" as Endpoint["id"],
+const base: Endpoint = endpointFixture({
   url: "https://u:pw@hooks.example/x",
-  event_types: ["order.*"],
   tenant: "acme",
   headers: { "x-api-key": "k-s3cret" },
-  rate_limit_per_s: undefined,
-  payload_format: "standard",
-  disabled: false,
-  disabled_reason: undefined,
-  disabled_at: undefined,
-  description: undefined,
-  version: 1,
-  created_at: 1000,
-  updated_at: 1000,
-  failing_since: undefined,
-  secret: "whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0",
-  previous_secrets: [],
-};
+});
 const types = (facts: ReturnType<typeof endpointFacts>) => facts.map((f) => f.entry.type);
 
 it("a creation and a deletion are one fact each, with the API's view and no secret", () => {

@@ -12,6 +12,7 @@ import type { DeliveryJob } from "../../src/delivery/attempt-runner.ts";
 import { endpointTarget } from "../../src/delivery/endpoint-target.ts";
 import type { Endpoint } from "../../src/domain/endpoint.ts";
 import { Keys } from "../../src/store/keys.ts";
+import { endpointFixture } from "../support/endpoint-fixture.ts";
 import { testConfig } from "../support/test-gateway.ts";
 
 type Deps = Parameters<typeof endpointTarget>[0];
@@ -29,26 +30,8 @@ afterAll(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const endpointOf = (patch: Partial<Endpoint> = {}): Endpoint => ({
-  id: "ep_01kbqz5w3m8h2x7c4v9n6r1t0a" as Endpoint["id"],
-  url,
-  event_types: ["order.*"],
-  tenant: undefined,
-  headers: {},
-  rate_limit_per_s: undefined,
-  payload_format: "standard",
-  disabled: false,
-  disabled_reason: undefined,
-  disabled_at: undefined,
-  description: undefined,
-  version: 1,
-  created_at: 1,
-  updated_at: 1,
-  failing_since: undefined,
-  secret: `whsec_${Buffer.alloc(24, 7).toString("base64")}`,
-  previous_secrets: [],
-  ...patch,
-});
+const endpointOf = (patch: Partial<Endpoint> = {}): Endpoint =>
+  endpointFixture({ url, secret: `whsec_${Buffer.alloc(24, 7).toString("base64")}`, ...patch });
 
 /** A target over fakes; `slots` logs the slot calls, the breaker passes unless `open`. */
 function targetOf(opts: { endpoint?: Endpoint; open?: boolean; endAttempt?: Deps["stats"]["endAttempt"] }) {

@@ -11,26 +11,13 @@ import {
   secretProblem,
 } from "../../src/domain/endpoint.ts";
 import { generateSecret } from "../../src/domain/signing.ts";
+import { endpointFixture } from "../support/endpoint-fixture.ts";
 
-const base: Endpoint = {
-  id: "ep_00000000000000000000000000",
-  url: "https://example.com/hooks",
-  event_types: ["order.*"],
-  tenant: undefined,
+const base: Endpoint = endpointFixture({
+  id: "ep_00000000000000000000000000" as Endpoint["id"],
   headers: { "x-a": "1" },
-  rate_limit_per_s: undefined,
-  payload_format: "standard",
-  disabled: false,
-  disabled_reason: undefined,
-  disabled_at: undefined,
-  description: undefined,
-  version: 1,
-  created_at: 1000,
-  updated_at: 1000,
-  failing_since: undefined,
   secret: "whsec_current",
-  previous_secrets: [],
-};
+});
 
 describe("secretProblem", () => {
   it("accepts whsec_ secrets of 24 to 64 bytes", () => {
