@@ -93,7 +93,8 @@ export class WorkerPool {
     if ((await Promise.race([graceful, aborted])) !== "deadline") return;
     this.inFlight.cancelAll();
     await Promise.race([graceful, new Promise((r) => setTimeout(r, HAND_BACK_MS).unref())]);
-    await Promise.all(this.workers.map((w) => closeWorker(w, true)));
+    // The graceful close above already gave each worker's start its time.
+    await Promise.all(this.workers.map((w) => closeWorker(w, true, 0)));
   }
 }
 

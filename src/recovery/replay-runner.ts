@@ -89,7 +89,8 @@ export class ReplayRunner {
     const worker = this.worker;
     if (worker) {
       const timeout = new Promise<"timeout">((r) => setTimeout(() => r("timeout"), graceMs).unref());
-      if ((await Promise.race([closeWorker(worker), timeout])) === "timeout") await closeWorker(worker, true);
+      if ((await Promise.race([closeWorker(worker), timeout])) === "timeout")
+        await closeWorker(worker, true, 0);
     }
   }
 
