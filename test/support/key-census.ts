@@ -46,9 +46,12 @@ export function owner(
   // A queue's own bookkeeping (BullMQ): its meta, id counter, capped event stream, stalled check.
   const queue = /^:([\w.-]+)\}:([\w.-]+):(meta|id|events|marker|stalled-check)$/.exec(rest);
   if (queue && queue[1] === queue[2]) return "a queue's bookkeeping";
-  // The recovery scheduler, and its last ticks (at most 100, for an hour: shown in Bull Board).
+  // The recovery scheduler, and its last ticks (at most 100, for an hour: shown in Bull Board); a tick
+  // runs every recovery.interval_ms, so the census may also meet one waiting or in progress.
   if (
-    /^:maintenance\}:maintenance:(repeat|repeat:recovery|repeat:recovery:\d+|delayed|completed)$/.test(rest)
+    /^:maintenance\}:maintenance:(repeat|repeat:recovery|repeat:recovery:\d+|delayed|completed|wait|active)$/.test(
+      rest,
+    )
   )
     return "the recovery scheduler";
   return undefined;
