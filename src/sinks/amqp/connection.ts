@@ -7,6 +7,7 @@ import { boundReason } from "../../domain/error-class.ts";
 import type { Logger } from "../../observability/logger.ts";
 import { raceAbort } from "./abort.ts";
 import { backoffMs } from "./backoff.ts";
+import { coalesceFrameWrites } from "./coalesce-writes.ts";
 import { classifyAmqpError, isFailure, transientFailure } from "./errors.ts";
 import type { FailedResult } from "./errors.ts";
 import { ConfirmPublisher } from "./publisher.ts";
@@ -126,6 +127,8 @@ export class AmqpConnection {
       return this.connectFailed(classifyAmqpError(err, "connect"));
     }
     this.connects++;
+    if (!coalesceFrameWrites(model))
+      this.opts.logger.debug("amqp frame writes not coalesced: amqplib's internals are not the known shape");
     model.on("error", (err: Error) => {
       this.opts.logger.warn({ err: err.message }, "amqp connection error");
     });
