@@ -5,6 +5,7 @@
 import { Cluster, type ClusterNode, type ClusterOptions, Redis, type RedisOptions } from "ioredis";
 import type { RedisConfig } from "../config/redis-schema.ts";
 import type { RedisClient } from "../store/redis-client.ts";
+import { coalesceTickWrites } from "./coalesce-redis-writes.ts";
 
 /** Where to connect: the parts of `redis` config that say so. */
 export interface RedisTarget {
@@ -114,7 +115,9 @@ function connect(target: RedisTarget, options: RedisOptions, offlineQueue: boole
 
 /** For request paths and producers: no offline queue, bounded command time. */
 export function createCommandRedis(target: RedisTarget, name = "switchyard"): RedisClient {
-  return connect(target, { ...COMMAND, connectionName: name }, false);
+  const client = connect(target, { ...COMMAND, connectionName: name }, false);
+  if (client instanceof Redis) coalesceTickWrites(client);
+  return client;
 }
 
 /** When each worker connection last sent a command (see closeRedis). */
@@ -124,6 +127,7 @@ const lastSent = new WeakMap<RedisClient, { at: number }>();
 export function createWorkerRedis(target: RedisTarget, name = "switchyard-worker"): RedisClient {
   const client = connect(target, { ...WORKER, connectionName: name }, true);
   if (client instanceof Redis) {
+    coalesceTickWrites(client);
     const sent = { at: 0 };
     lastSent.set(client, sent);
     const send = client.sendCommand.bind(client);
