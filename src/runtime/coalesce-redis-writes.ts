@@ -4,8 +4,10 @@
 // tick: the burst leaves in one writev. Commands keep their order and their replies, nothing waits for a
 // timer, and a command sent alone goes out at the end of its tick, as it would have. This is not ioredis's
 // auto-pipelining (which queues commands in a pipeline of its own and is known to misbehave with
-// BullMQ): ioredis sends exactly what it sent before; only the system calls are fewer.
-import type { Redis } from "ioredis";
+// BullMQ): ioredis sends exactly what it sent before; only the system calls are fewer. On a cluster the
+// node connections are corked as ioredis opens them; BullMQ's blocking duplicates are left as they are.
+import { Cluster, type Redis } from "ioredis";
+import type { RedisClient } from "../store/redis-client.ts";
 
 interface Corkable {
   cork(): void;
@@ -17,7 +19,13 @@ function corkable(stream: unknown): stream is Corkable {
   return typeof s?.cork === "function" && typeof s.uncork === "function";
 }
 
-/** Make each tick's commands on `client` one socket write. Only for a single Redis connection. */
+/** Make each tick's commands on `client` one socket write: on a cluster, each node connection's. */
+export function coalesceWrites(client: RedisClient): void {
+  if (client instanceof Cluster) client.on("+node", (node: Redis) => coalesceTickWrites(node));
+  else coalesceTickWrites(client);
+}
+
+/** Make each tick's commands on one connection one socket write. */
 export function coalesceTickWrites(client: Redis): void {
   let corked: Corkable | undefined;
   const uncork = (): void => {

@@ -5,7 +5,7 @@
 import { Cluster, type ClusterNode, type ClusterOptions, Redis, type RedisOptions } from "ioredis";
 import type { RedisConfig } from "../config/redis-schema.ts";
 import type { RedisClient } from "../store/redis-client.ts";
-import { coalesceTickWrites } from "./coalesce-redis-writes.ts";
+import { coalesceWrites } from "./coalesce-redis-writes.ts";
 
 /** Where to connect: the parts of `redis` config that say so. */
 export interface RedisTarget {
@@ -116,7 +116,7 @@ function connect(target: RedisTarget, options: RedisOptions, offlineQueue: boole
 /** For request paths and producers: no offline queue, bounded command time. */
 export function createCommandRedis(target: RedisTarget, name = "switchyard"): RedisClient {
   const client = connect(target, { ...COMMAND, connectionName: name }, false);
-  if (client instanceof Redis) coalesceTickWrites(client);
+  coalesceWrites(client);
   return client;
 }
 
@@ -126,8 +126,8 @@ const lastSent = new WeakMap<RedisClient, { at: number }>();
 /** For BullMQ workers and schedulers: blocking commands, retried across reconnects. */
 export function createWorkerRedis(target: RedisTarget, name = "switchyard-worker"): RedisClient {
   const client = connect(target, { ...WORKER, connectionName: name }, true);
+  coalesceWrites(client);
   if (client instanceof Redis) {
-    coalesceTickWrites(client);
     const sent = { at: 0 };
     lastSent.set(client, sent);
     const send = client.sendCommand.bind(client);
