@@ -1,8 +1,9 @@
 // amqplib hands every frame chunk to the socket with its own write, so each publish costs one system call,
 // two once method, header and body pass 2 KiB (its single-chunk threshold), which a queue message v1 with a
 // 1 KiB body does. Its multiplexer already gathers every channel's chunks into one pass (scheduled with
-// setImmediate); corking the socket for that pass turns the pass into one writev: a burst of publishes, or
-// a whole batch, leaves in one call. Nothing is held back past the pass, so no publish waits longer.
+// setImmediate); corking the socket for that pass turns the pass into one writev per 16 KiB (the pass stops
+// at the socket's high-water mark and goes on at 'drain'), not one or two per publish. Nothing is held back
+// past the pass, so no publish waits longer.
 // This reaches into amqplib's internals (ChannelModel.connection.muxer); if their shape is not the one
 // expected, nothing is changed and publishes go out as before.
 import type { ChannelModel } from "amqplib";
