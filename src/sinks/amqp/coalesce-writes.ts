@@ -31,17 +31,14 @@ function isMux(value: unknown): value is MuxShape {
   );
 }
 
-const coalesced = new WeakSet<object>();
-
 /**
- * Make each multiplexer pass of `model`'s connection one socket write. Returns whether it could (false:
- * amqplib's internals are not the shape this knows, and nothing was changed).
+ * Make each multiplexer pass of `model`'s connection one socket write; called once per connection, as
+ * it opens. Returns whether it could (false: amqplib's internals are not the shape this knows, and
+ * nothing was changed).
  */
 export function coalesceFrameWrites(model: ChannelModel): boolean {
   const mux: unknown = (model as unknown as { connection?: { muxer?: unknown } }).connection?.muxer;
   if (!isMux(mux)) return false;
-  if (coalesced.has(mux)) return true;
-  coalesced.add(mux);
   const pass = mux._readIncoming.bind(mux);
   const out = mux.out;
   mux._readIncoming = () => {
