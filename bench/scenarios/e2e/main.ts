@@ -9,7 +9,7 @@
 //
 //   npm run bench:e2e -- [--seconds 15] [--warmup 3] [--connections 30] [--rounds 1] [--rate N]
 //     [--hooks 20000] [--only saturation,latency,memory,side] [--web-cmd CMD] [--worker-cmd CMD]
-//     [--log-level info] [--also-log-level warn] [--cpu-prof DIR] [--redis-stats] [--against DIR ...] [--sink http|amqp] [--quick]
+//     [--log-level info] [--also-log-level warn] [--cpu-prof DIR] [--redis-stats] [--also-bare-removing] [--against DIR ...] [--sink http|amqp] [--quick]
 //     [--json FILE]
 //
 // The processes log at the shipped level, info (a line per delivery), unless --log-level says otherwise;
@@ -21,6 +21,8 @@
 // default) runs every contender at once at --rate, each with its own Redis and receiver, for a CPU and
 // latency comparison that a busy machine disturbs alike. --cpu-prof writes
 // CPU profiles (shared/e2e/cpu-prof-preload.mjs) of every process at saturation under DIR and prints the hottest functions.
+// --also-bare-removing runs the bare pair once more with its jobs removed on completion (`bare-removing`),
+// as Switchyard removes its own; the default bare pair keeps every completed job.
 // --redis-stats prints, per contender and round, Redis's calls and µs per delivered hook by command.
 // --against DIR runs another checkout of Switchyard (its own Procfile, node_modules present) as one more
 // contender, so a change is measured against the code before it in the same run.
@@ -64,6 +66,7 @@ const { values: args } = parseArgs({
     "also-log-level": { type: "string", multiple: true, default: [] },
     "cpu-prof": { type: "string" },
     "redis-stats": { type: "boolean", default: false },
+    "also-bare-removing": { type: "boolean", default: false },
     against: { type: "string", multiple: true, default: [] },
     sink: { type: "string", default: "http" },
     quick: { type: "boolean", default: false },
@@ -117,6 +120,7 @@ const all = contenders({
   logLevel: args["log-level"],
   against: args.against,
   alsoAtLogLevels: args["also-log-level"],
+  bareRemoving: args["also-bare-removing"],
 });
 const names = all.map((c) => c.name);
 const inOrder = (round: number): typeof all => all.map((_, i) => all[(i + round - 1) % all.length]!);

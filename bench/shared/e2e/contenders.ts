@@ -25,6 +25,12 @@ export interface ContenderOptions {
   readonly against?: readonly string[];
   /** This tree once more at each of these log levels (`switchyard@warn`): what logging costs, in one run. */
   readonly alsoAtLogLevels?: readonly string[];
+  /**
+   * Also run the bare pair with its jobs removed on completion (`bare-removing`), as Switchyard removes
+   * them: the default bare pair keeps every completed job, which is cheaper per hook but grows Redis
+   * without bound.
+   */
+  readonly bareRemoving?: boolean;
 }
 
 export interface Running {
@@ -145,29 +151,31 @@ export function contenders(o: ContenderOptions): Contender[] {
       ),
   });
   const node = `${process.execPath} --import tsx`;
+  const bare = (name: string, env: Record<string, string>): Contender => ({
+    name,
+    start: (opts) => {
+      const worker: BaselineWorkerOptions = {
+        redisUrl: opts.redisUrl,
+        prefix: BASELINE_PREFIX,
+        queue: BASELINE_QUEUE,
+        concurrency: 64,
+        ...(opts.receiver.amqp ? { amqp: opts.receiver.amqp } : { url: `${opts.receiver.url}/in` }),
+      };
+      return startPair(
+        name,
+        {
+          web: `${node} ${BASELINE_WEB}`,
+          worker: `${node} ${BASELINE_WORKER} ${shellQuote(JSON.stringify(worker))}`,
+        },
+        { BASELINE_PREFIX, BASELINE_QUEUE, ...env },
+        opts,
+      );
+    },
+  });
   return [
     switchyard("switchyard", { web: o.webCmd, worker: o.workerCmd }),
-    {
-      name: "baseline",
-      start: (opts) => {
-        const worker: BaselineWorkerOptions = {
-          redisUrl: opts.redisUrl,
-          prefix: BASELINE_PREFIX,
-          queue: BASELINE_QUEUE,
-          concurrency: 64,
-          ...(opts.receiver.amqp ? { amqp: opts.receiver.amqp } : { url: `${opts.receiver.url}/in` }),
-        };
-        return startPair(
-          "baseline",
-          {
-            web: `${node} ${BASELINE_WEB}`,
-            worker: `${node} ${BASELINE_WORKER} ${shellQuote(JSON.stringify(worker))}`,
-          },
-          { BASELINE_PREFIX, BASELINE_QUEUE },
-          opts,
-        );
-      },
-    },
+    bare("baseline", {}),
+    ...(o.bareRemoving ? [bare("bare-removing", { BASELINE_REMOVE_ON_COMPLETE: "1" })] : []),
     ...(o.alsoAtLogLevels ?? []).map((level) =>
       switchyard(`switchyard@${level}`, { web: o.webCmd, worker: o.workerCmd }, level),
     ),
