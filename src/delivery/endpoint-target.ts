@@ -21,6 +21,7 @@ import type { CountedAttempt, EndpointStatsStore } from "../store/endpoint-stats
 import type { Keys } from "../store/keys.ts";
 import type { DeliveryJob } from "./attempt-runner.ts";
 import type { Admission, AttemptMetrics, DeliveryTarget, PreparedAttempt } from "./delivery-target.ts";
+import { slotRider } from "./gate-rider.ts";
 import type { InflightGate } from "./inflight-gate.ts";
 import type { RateGate } from "./rate-gate.ts";
 import { type InFlightAttempts, safeAttempt } from "./safe-deliver.ts";
@@ -92,14 +93,14 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
       const id = job.data.e;
       if (id === undefined) return { pass: true, probe: false };
       // The record, the breaker and a concurrency slot are asked for together: one wait before every
-      // attempt, not two. The slot is taken unless the breaker is known open here, and given back in
-      // the rare case the record or the breaker then say no.
+      // attempt, not two, and the breaker and the slot in one script call when the breaker's state has
+      // to come from Redis. No slot is taken when the breaker parks; one taken is given back in the rare
+      // case the record then says no.
       const leaseMs = config.dispatch.lock_ms + outbound.timeout_ms;
-      const acquire = () => inflight.acquire(id, holder(job), outbound.max_in_flight_per_endpoint, leaseMs);
-      const [endpoint, gate, early] = await Promise.all([
+      const max = outbound.max_in_flight_per_endpoint;
+      const [endpoint, { gate, ride: early }] = await Promise.all([
         endpoints.get(id),
-        breaker.gate(id),
-        breaker.knownOpen(id) ? undefined : acquire(),
+        breaker.gateWith(id, slotRider(inflight, id, holder(job), max, leaseMs)),
       ]);
       const unslot = async (): Promise<void> => {
         if (early?.ok) await inflight.release(id, holder(job));
@@ -111,11 +112,9 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
         return { pass: true, probe: false };
       }
       if (!gate.pass) {
-        await unslot();
         return { pass: false, until: gate.parkUntil, why: `breaker open for endpoint ${endpoint.id}` };
       }
-      // Known open a moment ago, passing now (its period just ended): the slot is asked for now.
-      const slot = early ?? (await acquire());
+      const slot = early ?? (await inflight.acquire(id, holder(job), max, leaseMs));
       if (!slot.ok) {
         await breaker.record(endpoint.id, "ignored", gate.probe);
         return { pass: false, until: Date.now() + slot.retryInMs, why: "endpoint at its concurrency limit" };

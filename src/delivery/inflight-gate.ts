@@ -35,6 +35,22 @@ export interface InflightGateOptions {
 
 const ACQUIRED: InflightAcquire = { ok: true };
 
+/** A slot request as script keys and arguments (see InflightGate.acquireCall). */
+export interface SlotCall {
+  readonly keys: readonly string[];
+  readonly args: readonly (string | number)[];
+}
+
+/** Read acquire-inflight-slot-2.lua's reply: `[1]`, or `[0, retry_in_ms]`. */
+export function parseAcquire(reply: unknown): InflightAcquire {
+  if (!Array.isArray(reply)) throw new Error("acquire-inflight-slot: unexpected reply");
+  if (reply[0] === 1) return ACQUIRED;
+  const retryInMs: unknown = reply[1];
+  if (reply[0] !== 0 || typeof retryInMs !== "number")
+    throw new Error("acquire-inflight-slot: unexpected reply");
+  return { ok: false, retryInMs };
+}
+
 function positiveInt(name: string, value: number): number {
   if (!Number.isFinite(value) || value < 1) throw new RangeError(`${name} must be >= 1, got ${value}`);
   return Math.ceil(value);
@@ -69,11 +85,19 @@ export class InflightGate {
    * have run and the more holders wait before it, the later. Pass the same `leaseMs` for one target.
    */
   async acquire(target: string, holderId: string, max: number, leaseMs: number): Promise<InflightAcquire> {
+    const call = this.acquireCall(target, holderId, max, leaseMs);
+    return parseAcquire(await acquireSlot.run(this.redis, call.keys, call.args));
+  }
+
+  /**
+   * The keys and arguments of {@link acquire}'s script call, for a script that takes a slot as one step
+   * of a larger decision (gate-breaker-and-slot-3.lua); its reply is read with {@link parseAcquire}.
+   */
+  acquireCall(target: string, holderId: string, max: number, leaseMs: number): SlotCall {
     const key = this.keyOf(target);
-    const reply = await acquireSlot.run(
-      this.redis,
-      [key, `${key}:waiting`],
-      [
+    return {
+      keys: [key, `${key}:waiting`],
+      args: [
         holderId,
         positiveInt("max", max),
         positiveInt("leaseMs", leaseMs),
@@ -81,12 +105,7 @@ export class InflightGate {
         this.maxWaitMs,
         this.waitGraceMs,
       ],
-    );
-    if (!Array.isArray(reply)) throw new Error("acquire-inflight-slot: unexpected reply");
-    if (reply[0] === 1) return ACQUIRED;
-    const retryInMs = reply[1];
-    if (typeof retryInMs !== "number") throw new Error("acquire-inflight-slot: unexpected reply");
-    return { ok: false, retryInMs };
+    };
   }
 
   /** Give the slot back. Resolves false if `holderId` held none (already released, or expired and dropped). */

@@ -31,6 +31,7 @@ import {
   stateAt,
 } from "./breaker-cache.ts";
 import { type BreakerView, readSharedBreaker, readSnapshot, replyArray, viewOf } from "./breaker-read.ts";
+import { GATE_REPLY_LENGTH, type GateRider, type Gated } from "./gate-rider.ts";
 
 const gateScript = new LuaScript("gate-breaker-1.lua", 1);
 // On a single Redis it also marks its outbox in the drainer's dirty set (another slot; see OpsOutbox).
@@ -142,47 +143,52 @@ export class SharedBreaker {
     this.cache.clear();
   }
 
-  /** Whether this process already knows `target`'s breaker to be open (its gate would park, asking nobody). */
-  knownOpen(target: string): boolean {
-    return this.cache.gate(target, this.clock()).kind === "park";
-  }
-
   /**
    * May an attempt on `target` run now? `probe: true` means this attempt is the one probe; record its
    * result with `probe` set. Parked: `parkUntil` is the end of the open period, or the probe's deadline
    * while a probe is out, plus a jitter of 0..min(1000, 10% of the period) ms (process clock).
    */
   async gate(target: string): Promise<BreakerGate> {
+    return (await this.gateWith(target)).gate;
+  }
+
+  /**
+   * {@link gate}, and when it passes, `rider`'s call (not made when it parks): inside the gate's own
+   * script call when the gate has to ask Redis, so both cost one round trip; alone when this process's
+   * cache answers the gate.
+   */
+  async gateWith<T>(target: string, rider?: GateRider<T>): Promise<Gated<T>> {
     let cached = this.cache.gate(target, this.clock());
     const asked = cached.kind === "ask" ? this.asked(target) : undefined;
     if (asked) {
       await asked;
       cached = this.cache.gate(target, this.clock());
     }
-    if (cached.kind === "pass") return PASS;
-    if (cached.kind === "park") return this.park(cached.until, cached.periodMs);
+    if (cached.kind === "pass") return { gate: PASS, ride: await rider?.alone() };
+    if (cached.kind === "park") return { gate: this.park(cached.until, cached.periodMs), ride: undefined };
 
     const { redis, keyOf, probeLeaseMs, channel } = this.options;
+    const gateArgs = [target, Math.ceil(probeLeaseMs), channel, breakerKeepMs(this.configOf(target))];
     const reply = replyArray(
       await this.asking(
         target,
-        gateScript.run(
-          redis,
-          [keyOf(target)],
-          [target, Math.ceil(probeLeaseMs), channel, breakerKeepMs(this.configOf(target))],
-        ),
+        rider
+          ? rider.script.run(redis, [keyOf(target), ...rider.keys], [...gateArgs, ...rider.args])
+          : gateScript.run(redis, [keyOf(target)], gateArgs),
       ),
       "gate-breaker",
     );
     const at = this.clock();
-    const snap = parseSnapshot(reply.slice(2));
+    const snap = parseSnapshot(reply.slice(2, GATE_REPLY_LENGTH));
     this.learn(target, snap, at);
+    const ride = rider && reply[0] === 1 ? rider.parse(reply.slice(GATE_REPLY_LENGTH)) : undefined;
     if (reply[0] === 1 && reply[1] === 1) {
       this.options.onTransition?.(target, "half_open");
-      return { pass: true, probe: true };
+      return { gate: { pass: true, probe: true }, ride };
     }
-    if (reply[0] === 1) return PASS;
-    return this.park(at + (snap.openLeftMs > 0 ? snap.openLeftMs : snap.probeLeftMs), snap.periodMs);
+    if (reply[0] === 1) return { gate: PASS, ride };
+    const until = at + (snap.openLeftMs > 0 ? snap.openLeftMs : snap.probeLeftMs);
+    return { gate: this.park(until, snap.periodMs), ride: undefined };
   }
 
   /**

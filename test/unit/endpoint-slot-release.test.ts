@@ -1,6 +1,6 @@
 // An outbound endpoint's concurrency slot, around one attempt. Admission asks for the endpoint, its
-// breaker and a slot at once, so a slot taken for an endpoint that turns out deleted, disabled or
-// behind an open breaker is given back. Once the answer is in, the slot is given back (and the attempt
+// breaker and a slot at once (the slot only if the breaker passes), so a slot taken for an endpoint
+// that turns out deleted or disabled is given back. Once the answer is in, the slot is given back (and the attempt
 // counted) beside the runner's record of the outcome rather than before it, but the attempt is not
 // settled, so its job not handed back to BullMQ for a retry, until the slot is free: a retry must never
 // find its own previous attempt still holding a slot.
@@ -46,11 +46,15 @@ function targetOf(opts: { endpoint?: Endpoint; open?: boolean; endAttempt?: Deps
       markHealthy: async () => undefined,
     },
     breaker: {
-      gate: async () => (opts.open ? { pass: false, parkUntil: 1 } : { pass: true, probe: false }),
-      knownOpen: () => false,
+      // As SharedBreaker.gateWith: the rider's call (the slot) is made only when the gate passes.
+      gateWith: async (_id: string, rider: { alone(): Promise<unknown> }) =>
+        opts.open
+          ? { gate: { pass: false, parkUntil: 1 }, ride: undefined }
+          : { gate: { pass: true, probe: false }, ride: await rider.alone() },
       record: async () => undefined,
     } as unknown as Deps["breaker"],
     inflight: {
+      acquireCall: () => ({ keys: [], args: [] }),
       acquire: async (id: string, holder: string) => (slots.push(`acquire ${id}/${holder}`), { ok: true }),
       release: async (id: string, holder: string) => (slots.push(`release ${id}/${holder}`), true),
     } as unknown as Deps["inflight"],
@@ -94,7 +98,7 @@ it("answers before the slot's release returns, and settles only after it", async
   expect(settled).toBe(true);
 });
 
-it("gives the slot taken at admission back when the endpoint is disabled or its breaker is open", async () => {
+it("gives the slot taken at admission back when the endpoint is disabled, and takes none behind an open breaker", async () => {
   const id = endpointOf().id;
   const disabled = targetOf({ endpoint: endpointOf({ disabled: true }) });
   expect(await disabled.target.admit(job(id))).toMatchObject({ pass: true });
@@ -102,7 +106,7 @@ it("gives the slot taken at admission back when the endpoint is disabled or its 
 
   const open = targetOf({ endpoint: endpointOf(), open: true });
   expect(await open.target.admit(job(id))).toMatchObject({ pass: false });
-  expect(open.slots).toEqual([`acquire ${id}/dl_1`, `release ${id}/dl_1`]);
+  expect(open.slots).toEqual([]);
 
   const healthy = targetOf({ endpoint: endpointOf() });
   expect(await healthy.target.admit(job(id))).toMatchObject({ pass: true });

@@ -26,32 +26,7 @@
 
   Returns {1} when the holder has a slot, or {0, retry_in_ms}.
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local max, lease = tonumber(ARGV[2]), tonumber(ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZCARD', KEYS[1]) < max then
-  redis.call('ZADD', KEYS[1], now + lease, ARGV[1])
-  redis.call('ZREM', KEYS[2], ARGV[1])
-  -- The set lapses with its longest lease, so a target nobody uses leaves nothing behind.
-  local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-  redis.call('PEXPIRE', KEYS[1], tonumber(last[2]) - now)
-  return {1}
-end
-local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-local untilFree = math.max(1, tonumber(first[2]) - now)
--- Leases are of one length per target, so the earliest to run out is the oldest attempt.
-local age = math.max(0, lease - untilFree)
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[6]))
-local mine = redis.call('ZSCORE', KEYS[2], ARGV[1])
-local ahead
-if mine then
-  ahead = redis.call('ZCOUNT', KEYS[2], '-inf', '(' .. mine)
-else
-  ahead = redis.call('ZCARD', KEYS[2])
-end
-local spread = math.min(math.floor((ahead + 1) * age / max), tonumber(ARGV[5]), untilFree)
-local wait = math.max(math.min(untilFree, tonumber(ARGV[4])), spread)
-redis.call('ZADD', KEYS[2], now + wait, ARGV[1])
-redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[5]) + tonumber(ARGV[6]))
-return {0, wait}
+-- acquireSlot(...): the slot's rules, in one place for both scripts that take one.
+-- @include store/lua/inflight/acquire.lua
+
+return acquireSlot(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])

@@ -29,32 +29,7 @@
   1|0; state is 'closed' | 'open' (half-open when open_left_ms is 0); failing is 1 if failures > 0.
   A probe handed out publishes cjson [target, ver, state, open_left_ms, probe_left_ms, failing, period_ms].
 ]]
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local h = redis.call('HMGET', KEYS[1], 'state', 'open_until', 'probe_until', 'ver', 'failures', 'period')
-local open = h[1] == 'open'
-local open_until = tonumber(h[2]) or 0
-local probe_until = tonumber(h[3]) or 0
-local ver = tonumber(h[4]) or 0
-local pass, probe = 0, 0
-if not open then
-  pass = 1
-elseif now >= open_until and probe_until <= now then
-  pass, probe = 1, 1
-  probe_until = now + tonumber(ARGV[2])
-  redis.call('HSET', KEYS[1], 'probe_until', probe_until)
-  ver = redis.call('HINCRBY', KEYS[1], 'ver', 1)
-end
-redis.call('PEXPIRE', KEYS[1], math.max(0, open_until - now, probe_until - now) + tonumber(ARGV[4]))
-local snap = {
-  ver,
-  open and 'open' or 'closed',
-  math.max(0, open_until - now),
-  math.max(0, probe_until - now),
-  (tonumber(h[5]) or 0) > 0 and 1 or 0,
-  tonumber(h[6]) or 0,
-}
-if probe == 1 then
-  redis.call('PUBLISH', ARGV[3], cjson.encode({ARGV[1], unpack(snap)}))
-end
-return {pass, probe, unpack(snap)}
+-- gateBreaker(...): the decision, in one place for both scripts that gate.
+-- @include store/lua/breaker/gate.lua
+
+return gateBreaker(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
