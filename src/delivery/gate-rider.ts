@@ -4,10 +4,9 @@
 // is stale, which it is for any endpoint that gets a delivery less often than the cache's refresh: most
 // endpoints of a fanout), one script decides both and the attempt waits on one call, not two. When the
 // cache answers, the slot is asked for alone.
-import type { InflightAcquire, InflightGate } from "./inflight-gate.ts";
-import { parseAcquire } from "./inflight-gate.ts";
-import type { BreakerGate } from "./breaker-cache.ts";
 import { LuaScript } from "../store/lua-script.ts";
+import type { BreakerGate } from "./breaker-cache.ts";
+import { type InflightAcquire, type InflightGate, parseAcquire } from "./inflight-gate.ts";
 
 /** gate-breaker-1.lua's reply: pass, probe, then the breaker snapshot's six fields. */
 export const GATE_REPLY_LENGTH = 8;
