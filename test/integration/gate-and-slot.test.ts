@@ -35,6 +35,7 @@ async function setup(prefix = `t${randomBytes(5).toString("hex")}`) {
     channel: `${prefix}:breaker-changes`,
     config: { failures: 5, open_ms: 60_000, max_open_ms: 60_000 },
     probeLeaseMs: 5000,
+    refreshMs: 60_000, // the cache answers for the whole test, however slow the machine
   });
   const inflight = new InflightGate(redis, (id) => keys.endpointGate(id, "inflight"));
   const evalsha = vi.spyOn(redis, "evalsha");
