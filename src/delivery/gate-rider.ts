@@ -49,6 +49,6 @@ export function slotRider(
     keys: call.keys,
     args: call.args,
     parse: parseAcquire,
-    alone: () => inflight.acquire(target, holder, max, leaseMs),
+    alone: () => inflight.acquireBy(call),
   };
 }

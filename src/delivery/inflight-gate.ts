@@ -85,7 +85,11 @@ export class InflightGate {
    * have run and the more holders wait before it, the later. Pass the same `leaseMs` for one target.
    */
   async acquire(target: string, holderId: string, max: number, leaseMs: number): Promise<InflightAcquire> {
-    const call = this.acquireCall(target, holderId, max, leaseMs);
+    return this.acquireBy(this.acquireCall(target, holderId, max, leaseMs));
+  }
+
+  /** {@link acquire} with its call already made up (by {@link acquireCall}). */
+  async acquireBy(call: SlotCall): Promise<InflightAcquire> {
     return parseAcquire(await acquireSlot.run(this.redis, call.keys, call.args));
   }
 

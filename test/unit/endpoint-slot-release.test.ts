@@ -54,7 +54,11 @@ function targetOf(opts: { endpoint?: Endpoint; open?: boolean; endAttempt?: Deps
       record: async () => undefined,
     } as unknown as Deps["breaker"],
     inflight: {
-      acquireCall: () => ({ keys: [], args: [] }),
+      acquireCall: (id: string, holder: string) => ({ keys: [id], args: [holder] }),
+      acquireBy: async (call: { keys: string[]; args: string[] }) => (
+        slots.push(`acquire ${call.keys[0]}/${call.args[0]}`),
+        { ok: true }
+      ),
       acquire: async (id: string, holder: string) => (slots.push(`acquire ${id}/${holder}`), { ok: true }),
       release: async (id: string, holder: string) => (slots.push(`release ${id}/${holder}`), true),
     } as unknown as Deps["inflight"],
