@@ -1,10 +1,10 @@
 // One delivery attempt of ANY delivery, in named phases: admit (the target's breaker and limits,
-// before anything is read, so a parked job costs no payload read) → claim the row (lease + fencing
+// before anything is read, so a parked delivery costs no payload read) → claim the row (lease + fencing
 // token, and the parent record, in one round trip) → prepare and send through the target → record the
-// outcome through the fenced ledger → tell BullMQ (done, parked until the next attempt, or failed for
-// good). The ledger row, never the job, holds the state; the retry policy, never BullMQ's attempt
-// count, decides every retry and every death. Inbound sinks and outbound endpoints differ only in
-// their DeliveryTarget.
+// outcome through the fenced ledger → say how it ended (done, parked until the next attempt, or dead),
+// for the queue that handed it out to carry out. The ledger row, never the queue's entry, holds the
+// state; the retry policy, never the queue's attempt count, decides every retry and every death.
+// Inbound sinks and outbound endpoints differ only in their DeliveryTarget.
 import { type Attempt, attemptOf } from "../domain/attempt.ts";
 import { type DeliveryResult, type SinkFailure, errorClassOf, wasCancelled } from "../domain/error-class.ts";
 import { type Random, decideRetry } from "../domain/retry-policy.ts";
@@ -12,11 +12,12 @@ import { LogThrottle } from "../observability/log-throttle.ts";
 import type { Logger } from "../observability/logger.ts";
 import { type AttemptSpan, TRACING_OFF, type Tracing } from "../observability/tracing.ts";
 import { timeline } from "../observability/timeline.ts";
-import { type DeliveryJob, deliveryOf } from "../queue/delivery-job.ts";
+import { deliveryOf } from "../queue/delivery-job.ts";
 import type { ClaimResult } from "../store/claim-reply.ts";
 import type { DeliveryStore, Finish } from "../store/delivery-store.ts";
 import { asStoreUnavailable } from "../store/store-errors.ts";
-import { deadLetterError, isControl, parkJob, withJitter } from "../queue/bullmq/control.ts";
+import { type AttemptEnd, DONE, dead, park, withJitter } from "../domain/attempt-end.ts";
+import type { DeliveryTicket } from "./delivery-ticket.ts";
 import { LeaseGuard } from "./lease-guard.ts";
 import { settleMissingRow } from "./missing-row.ts";
 import type {
@@ -26,8 +27,6 @@ import type {
   DeliveryTarget,
   PreparedAttempt,
 } from "./delivery-target.ts";
-
-export type { DeliveryJob };
 
 export interface RunnerDeps<P extends PreparedAttempt> {
   readonly target: DeliveryTarget<P>;
@@ -57,10 +56,11 @@ interface Held {
 const STORE_PARK_MS = 2000;
 const OUTAGE_LOG_INTERVAL_MS = 10_000;
 
-/** Build the BullMQ processor of one delivery queue. */
-export function createAttemptRunner<P extends PreparedAttempt>(
-  deps: RunnerDeps<P>,
-): (job: DeliveryJob, token?: string) => Promise<void> {
+/** Run one attempt of the delivery a queue handed out; `token`: the queue's, the lease's owner. */
+export type AttemptRun = (job: DeliveryTicket, token?: string) => Promise<AttemptEnd>;
+
+/** Build the attempt runner of one delivery queue. */
+export function createAttemptRunner<P extends PreparedAttempt>(deps: RunnerDeps<P>): AttemptRun {
   const now = deps.now ?? Date.now;
   const random = deps.random ?? Math.random;
   const { target, ledger, metrics, leaseMs, logger } = deps;
@@ -72,8 +72,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     try {
       return await attempt(job, token, held);
     } catch (err) {
-      if (isControl(err)) throw err;
-      // A bug or an infrastructure error mid-attempt: never let BullMQ fail the job for it (its
+      // A bug or an infrastructure error mid-attempt: never let the queue fail the delivery for it (its
       // attempt count is not ours). Hand the row back unattempted and come back shortly. A Redis
       // outage is expected weather, not a bug: one warning per interval, not an error per job.
       if (asStoreUnavailable(err))
@@ -83,11 +82,11 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       if (held.admission) await target.unadmit(job, held.admission).catch(() => undefined);
       if (held.row && held.writer)
         await ledger.finish(held.row, held.writer, { outcome: "release" }).catch(() => undefined);
-      return parkJob(job, token, now() + STORE_PARK_MS, "unexpected error, retrying");
+      return park(now() + STORE_PARK_MS, "unexpected error, retrying");
     }
   };
 
-  async function attempt(job: DeliveryJob, token: string | undefined, held: Held): Promise<void> {
+  async function attempt(job: DeliveryTicket, token: string | undefined, held: Held): Promise<AttemptEnd> {
     const id = deliveryOf(job);
     const pickedUp = timeline.now();
 
@@ -95,7 +94,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     const admission = await target.admit(job);
     if (!admission.pass) {
       metrics.attempt(undefined, "parked");
-      return parkJob(job, token, withJitter(admission.until, now(), random), admission.why);
+      return park(withJitter(admission.until, now(), random), admission.why);
     }
     held.admission = admission;
 
@@ -108,7 +107,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     } catch (err) {
       await target.unadmit(job, admission);
       logger.warn({ delivery_id: id, err: (err as Error).message }, "could not claim a delivery");
-      return parkJob(job, token, now() + STORE_PARK_MS, "delivery store unavailable");
+      return park(now() + STORE_PARK_MS, "delivery store unavailable");
     }
     const claimReturned = timeline.now();
     if (claim.kind !== "ok") {
@@ -117,20 +116,15 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       switch (claim.kind) {
         case "leased":
           // Another worker's attempt is (or was, until its lease runs out) in flight.
-          return parkJob(
-            job,
-            token,
-            withJitter(claim.until, now(), random),
-            "another worker holds the lease",
-          );
+          return park(withJitter(claim.until, now(), random), "another worker holds the lease");
         case "missing":
-          return settleMissingRow({ logger, metrics, now }, job, token, claim.parentExists);
+          return settleMissingRow({ logger, metrics, now }, job, claim.parentExists);
         case "delivered":
         case "dead":
-          // Final: the job just completes. A dead row comes back only on purpose (a replay revives
+          // Final: nothing to run. A dead row comes back only on purpose (a replay revives
           // it, see replay-mover.ts), never because its job ran again (a worker that died between
           // the dead write and failing the job, an operator's retry in Bull Board).
-          return;
+          return DONE;
       }
     }
     const writer = { fence: claim.fence };
@@ -149,7 +143,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       if (row)
         await ledger.finish(row, writer, { outcome: "dead", reason: prepared, errorClass: "permanent" });
       logger.error({ delivery_id: id, parent_id: job.data.p, reason: prepared }, "dead-lettered");
-      throw deadLetterError(prepared);
+      return dead(prepared);
     }
     const row: LedgerRow = {
       id,
@@ -220,7 +214,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
           ["recorded"],
         ]);
       await target.settled?.(prepared, result, true);
-      return;
+      return DONE;
     }
     const failure: SinkFailure = result.failure;
     if (wasCancelled(result)) {
@@ -231,7 +225,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       await target.unadmit(job, admission);
       await record(row, writer, { outcome: "release" }, finishedAt);
       logger.info({ ...attemptLog(), result: "cancelled", reason: failure.reason }, "attempt handed back");
-      return parkJob(job, token, finishedAt, failure.reason);
+      return park(finishedAt, failure.reason);
     }
     const errorClass = errorClassOf(failure);
     metrics.attempt(prepared, errorClass);
@@ -272,12 +266,12 @@ export function createAttemptRunner<P extends PreparedAttempt>(
       finishedAt,
     );
     await target.settled?.(prepared, result, false);
-    if (!written) return;
+    if (!written) return DONE;
     logger.warn(
       { ...attemptLog(), result: errorClass, reason: failure.reason, retry_in_ms: decision.delayMs },
       "attempt failed",
     );
-    return parkJob(job, token, next, failure.reason);
+    return park(next, failure.reason);
   }
 
   /** Write an outcome; a refusal means another worker owns the row now, which is counted, not an error. */
@@ -308,7 +302,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     attempted = true,
     result?: DeliveryResult,
     attempt?: Attempt,
-  ): Promise<never> {
+  ): Promise<AttemptEnd> {
     const errorClass = errorClassOf(failure);
     // Count first: whoever sees the dead row (an alert, a test) sees the metrics too.
     metrics.deadLettered(p, errorClass, failure.kind === "permanent" && failure.config);
@@ -323,6 +317,6 @@ export function createAttemptRunner<P extends PreparedAttempt>(
     if (await record(row, writer, finish))
       logger.error({ ...log, result: errorClass, reason: failure.reason, why }, "dead-lettered");
     if (result) await target.settled?.(p, result, true);
-    throw deadLetterError(`${errorClass}: ${failure.reason}`);
+    return dead(`${errorClass}: ${failure.reason}`);
   }
 }

@@ -1,11 +1,11 @@
 // What one kind of destination plugs into the attempt runner: a sink (inbound) or an endpoint
-// (outbound). The runner owns the phases, the ledger, the retry policy and BullMQ; a target only says
+// (outbound). The runner owns the phases, the ledger and the retry policy; a target only says
 // whether an attempt may run now, what it sends, and how it sends it.
 import type { RetryConfig } from "../config/schema.ts";
 import type { Target } from "../domain/delivery.ts";
 import type { DeliveryResult, ErrorClass } from "../domain/error-class.ts";
 import type { DeliveryId, ReplayId } from "../domain/ids.ts";
-import type { DeliveryJob } from "../queue/delivery-job.ts";
+import type { DeliveryTicket } from "./delivery-ticket.ts";
 import type { Cancellation } from "./safe-deliver.ts";
 
 /** May an attempt start now? A pass holds whatever the target reserved (a probe, a slot). */
@@ -48,14 +48,14 @@ export interface AttemptMetrics {
 
 export interface DeliveryTarget<P extends PreparedAttempt> {
   /** The parent record a job's row delivers (hook or event key). */
-  parentKey(job: DeliveryJob): string;
+  parentKey(job: DeliveryTicket): string;
   readonly parentFields: readonly string[];
   /** Before the claim (so a parked job reads nothing): breaker, rate and concurrency limits. */
-  admit(job: DeliveryJob): Promise<Admission>;
+  admit(job: DeliveryTicket): Promise<Admission>;
   /** The admission was not used (the row needed no attempt, or the attempt was handed back). */
-  unadmit(job: DeliveryJob, admission: Admission): Promise<void>;
+  unadmit(job: DeliveryTicket, admission: Admission): Promise<void>;
   /** Build the attempt from the claimed row; a string says why it can never be delivered. */
-  prepare(job: DeliveryJob, claimed: ClaimedDelivery): Promise<P | string>;
+  prepare(job: DeliveryTicket, claimed: ClaimedDelivery): Promise<P | string>;
   /**
    * Send one attempt, bounded by the attempt timeout and cancellable by shutdown and by `lease` (see
    * safeAttempt), and account for it (breaker, slots). Never throws: every failure is a result.

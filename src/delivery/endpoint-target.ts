@@ -19,7 +19,7 @@ import { httpTarget, sendHttp } from "../sinks/http-send.ts";
 import { EVENT_ATTEMPT_FIELDS, toEventRecord } from "../store/event-store.ts";
 import type { CountedAttempt, EndpointStatsStore } from "../store/endpoint-stats.ts";
 import type { Keys } from "../store/keys.ts";
-import type { DeliveryJob } from "./attempt-runner.ts";
+import type { DeliveryTicket } from "./delivery-ticket.ts";
 import type { Admission, AttemptMetrics, DeliveryTarget, PreparedAttempt } from "./delivery-target.ts";
 import { slotRider } from "./gate-rider.ts";
 import type { InflightGate } from "./inflight-gate.ts";
@@ -83,7 +83,7 @@ export function endpointTarget(deps: EndpointTargetDeps): DeliveryTarget<Endpoin
   const admitted = new Map<string, Endpoint>();
   // Each answered attempt's slot release and count, still running while the runner records the outcome.
   const ending = new Map<string, Promise<unknown>>();
-  const holder = (job: DeliveryJob): string => String(job.id);
+  const holder = (job: DeliveryTicket): string => String(job.id);
 
   return {
     parentKey: (job) => deps.keys.event(job.data.p),

@@ -2,8 +2,9 @@
 // a hook's jobs right behind its persist, so a job can (rarely) run before its row is written, and a
 // duplicate's jobs name rows that never will be: neither is an anomaly worth a warning.
 import type { Logger } from "../observability/logger.ts";
-import { type DeliveryJob, deliveryOf } from "../queue/delivery-job.ts";
-import { parkJob } from "../queue/bullmq/control.ts";
+import { deliveryOf } from "../queue/delivery-job.ts";
+import { type AttemptEnd, DONE, park } from "../domain/attempt-end.ts";
+import type { DeliveryTicket } from "./delivery-ticket.ts";
 import type { AttemptMetrics } from "./delivery-target.ts";
 
 /** How long a job whose hook is not written yet waits before its second look. */
@@ -15,18 +16,18 @@ export const UNWRITTEN_RECHECK_MS = 1000;
  * more shortly; after that it is a job of a hook that was never stored (a duplicate's, whose record
  * was refused, or one whose write failed) and is dropped quietly.
  */
-export async function settleMissingRow(
+export function settleMissingRow(
   deps: { readonly logger: Logger; readonly metrics: AttemptMetrics; readonly now: () => number },
-  job: DeliveryJob,
-  token: string | undefined,
+  job: DeliveryTicket,
   parentExists: boolean,
-): Promise<void> {
+): AttemptEnd {
   if (!parentExists && job.attemptsStarted <= 1) {
     deps.metrics.attempt(undefined, "parked");
-    return parkJob(job, token, deps.now() + UNWRITTEN_RECHECK_MS, "its hook is not written yet");
+    return park(deps.now() + UNWRITTEN_RECHECK_MS, "its hook is not written yet");
   }
   deps.metrics.attempt(undefined, "missing");
   const ids = { delivery_id: deliveryOf(job), parent_id: job.data.p };
   if (parentExists) deps.logger.warn(ids, "job names no delivery row");
   else deps.logger.debug(ids, "dropped a job of a hook that was never stored");
+  return DONE;
 }

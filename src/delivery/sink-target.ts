@@ -12,12 +12,10 @@ import type { Tracing } from "../observability/tracing.ts";
 import type { Sink } from "../sinks/sink.ts";
 import type { DeliveryStore } from "../store/delivery-store.ts";
 import { HOOK_ATTEMPT_FIELDS, toHookRecord } from "../store/hook-store.ts";
-import { type DeliveryJob, createAttemptRunner } from "./attempt-runner.ts";
+import { type AttemptRun, createAttemptRunner } from "./attempt-runner.ts";
 import type { Admission, AttemptMetrics, DeliveryTarget, PreparedAttempt } from "./delivery-target.ts";
 import { type InFlightAttempts, safeDeliver } from "./safe-deliver.ts";
 import { type SharedBreaker, breakerResultOf } from "./shared-breaker.ts";
-
-export type { DeliveryJob } from "./attempt-runner.ts";
 
 export interface SinkTargetDeps {
   readonly config: Config;
@@ -118,10 +116,8 @@ function sinkMetrics(metrics: Metrics, sink: string): AttemptMetrics {
   };
 }
 
-/** Build the BullMQ processor of one sink's queue. */
-export function createDeliveryProcessor(
-  deps: SinkTargetDeps,
-): (job: DeliveryJob, token?: string) => Promise<void> {
+/** Build the attempt runner of one sink's queues. */
+export function createDeliveryProcessor(deps: SinkTargetDeps): AttemptRun {
   return createAttemptRunner({
     target: sinkTarget(deps),
     ledger: deps.ledger,

@@ -1,20 +1,21 @@
-// The BullMQ workers of delivery, for both directions: a pool is given its queues and the processor of
-// its target (a sink's attempt runner, or the endpoints'), so both directions share one close path and
-// one stall handling.
+// The BullMQ workers of delivery, for both directions: a pool is given its queues and the attempt runner
+// of its target (a sink's, or the endpoints'), so both directions share one close path and one stall
+// handling. This is where an attempt's ending becomes BullMQ's (queue/bullmq/control.ts).
 //
 // Stalls: a job whose worker died or lost its lock comes back, and its next claim counts the attempt
 // the dead worker made; the retry policy in the ledger ends it (out of attempts, through the fenced
 // ledger) like any other delivery. BullMQ's stall counter, kept over a job's whole life, never decides
 // a death, so no job is failed behind the ledger's back and no unfenced write ever ends a row.
-import { Worker } from "bullmq";
+import { type Job, Worker } from "bullmq";
 import type { Config } from "../config/schema.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { DeliveryJobData } from "../queue/delivery-job.ts";
 import { keepFinished } from "../queue/delivery-queues.ts";
 import { closeWorker } from "../queue/bullmq/close-worker.ts";
+import { carryOut } from "../queue/bullmq/control.ts";
 import type { Keys } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
-import type { DeliveryJob } from "./attempt-runner.ts";
+import type { AttemptRun } from "./attempt-runner.ts";
 import { InFlightAttempts } from "./safe-deliver.ts";
 
 /** BullMQ fails a job found stalled more often than this: far past any retry budget, so never. */
@@ -24,14 +25,13 @@ const HAND_BACK_MS = 2000;
 
 /** A worker of the pool, as `add` hands it out and `retire` takes it back. */
 export type PoolWorker = Worker<DeliveryJobData, void, string>;
-
-export type Processor = (job: DeliveryJob, token?: string) => Promise<void>;
+type PoolJob = Job<DeliveryJobData, void, string>;
 
 export interface PoolQueue {
   readonly name: string;
   /** Attempts this process runs at once on the queue. */
   readonly concurrency: number;
-  readonly processor: Processor;
+  readonly processor: AttemptRun;
   /** Coordinates of the queue's log lines (its sink, say). */
   readonly log?: Readonly<Record<string, unknown>>;
 }
@@ -55,7 +55,10 @@ export class WorkerPool {
   add(queue: PoolQueue): PoolWorker {
     const { config, keys, connection, logger } = this.deps;
     const lockMs = config.dispatch.lock_ms;
-    const worker = new Worker<DeliveryJobData, void, string>(queue.name, queue.processor, {
+    const run = queue.processor;
+    const processor = async (job: PoolJob, token?: string): Promise<void> =>
+      carryOut(job, token, await run(job, token));
+    const worker = new Worker<DeliveryJobData, void, string>(queue.name, processor, {
       connection,
       prefix: keys.queuePrefix(queue.name),
       concurrency: Math.max(1, queue.concurrency),

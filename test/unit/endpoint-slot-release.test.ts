@@ -8,7 +8,7 @@ import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Agent } from "undici";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { DeliveryJob } from "../../src/delivery/attempt-runner.ts";
+import type { DeliveryTicket } from "../../src/delivery/delivery-ticket.ts";
 import { endpointTarget } from "../../src/delivery/endpoint-target.ts";
 import type { Endpoint } from "../../src/domain/endpoint.ts";
 import { Keys } from "../../src/store/keys.ts";
@@ -69,7 +69,7 @@ function targetOf(opts: { endpoint?: Endpoint; open?: boolean; endAttempt?: Deps
   return { target, slots };
 }
 
-const job = (e: string) => ({ id: "dl_1", data: { p: "ev_1", e } }) as unknown as DeliveryJob;
+const job = (e: string) => ({ id: "dl_1", data: { p: "ev_1", e } }) as unknown as DeliveryTicket;
 
 it("answers before the slot's release returns, and settles only after it", async () => {
   const endpoint = endpointOf();

@@ -3,7 +3,8 @@
 // failed set for Bull Board), a DelayedError after moveToDelayed parks it without spending an attempt
 // (every retry, every breaker or lease wait: our retry policy, not BullMQ's attempt count, decides),
 // and a RateLimitError pauses the whole queue (unused: limits here are per destination, not per queue).
-import { DelayedError, type Job, UnrecoverableError, WaitingChildrenError } from "bullmq";
+import { DelayedError, type Job, UnrecoverableError } from "bullmq";
+import type { AttemptEnd } from "../../domain/attempt-end.ts";
 
 /**
  * BullMQ stores a failed attempt's stack on the job, and Bull Board shows it: ours would only repeat
@@ -31,17 +32,18 @@ export function deadLetterError(reason: string): UnrecoverableError {
 }
 
 /**
- * Spread wake-ups of parked jobs: up to 10 % of the wait, at most 1 s, so jobs parked for one
- * deadline do not all come back in the same instant.
+ * Carry out how an attempt ended (attempt-end.ts) on its job: done, parked (moveToDelayed, then the
+ * DelayedError BullMQ expects), or failed for good (UnrecoverableError). A park that cannot be written
+ * (Redis away, the job's lock lost) fails the job instead; its row is in its bucket's watch set, and
+ * recovery retries a failed job whose row is still live (DeliveryQueues.ensure).
  */
-export function withJitter(until: number, now: number, random: () => number = Math.random): number {
-  const wait = Math.max(0, until - now);
-  return until + Math.floor(random() * Math.min(1000, wait / 10 + 50));
-}
-
-/** BullMQ's own control errors (and ours built on them): a processor passes them through untouched. */
-export function isControl(err: unknown): boolean {
-  return (
-    err instanceof DelayedError || err instanceof UnrecoverableError || err instanceof WaitingChildrenError
-  );
+export async function carryOut(job: Job, token: string | undefined, end: AttemptEnd): Promise<void> {
+  switch (end.kind) {
+    case "done":
+      return;
+    case "park":
+      return parkJob(job, token, end.until, end.why);
+    case "dead":
+      throw deadLetterError(end.reason);
+  }
 }
