@@ -1,0 +1,74 @@
+// One delivery queue kept beside the ledger instead of as BullMQ jobs (docs/ledger-dispatch.md): a
+// ready list, a sorted set of deliveries waiting for a time, a members set (each delivery queued once)
+// and a doorbell list idle workers block on. All four carry the queue's hash tag: on a cluster aligned
+// by bucket that is the bucket's, so the scripts that create or finish rows can queue them in the same
+// call. What Redis holds here is what the queue knows; the row, as ever, holds the delivery's state.
+import { LuaScript } from "../../store/lua-script.ts";
+import type { RedisClient } from "../../store/redis-client.ts";
+import { type QueueEntry, decodeEntry, encodeEntry } from "./queue-entry.ts";
+
+const pushScript = new LuaScript("push-entries-4.lua", 4);
+const popScript = new LuaScript("pop-entries-4.lua", 4);
+const parkScript = new LuaScript("park-entry-4.lua", 4);
+
+/** Due entries one pop moves from later to ready at most (the rest move on the next pop). */
+const PROMOTE_PER_POP = 1000;
+
+/** What one pop took, and when to look again if it took nothing. */
+export interface Popped {
+  /** Oldest first. */
+  readonly entries: readonly QueueEntry[];
+  /** When the earliest waiting entry is due (ms), if nothing was taken and one waits. */
+  readonly nextDueAt: number | undefined;
+}
+
+export class LedgerQueue {
+  /** ready, later, bell, members: the order every script takes them in. */
+  readonly keys: readonly [string, string, string, string];
+
+  /** `prefix`: the queue's hash-tagged key prefix (Keys#queuePrefix of its name). */
+  constructor(
+    private readonly redis: RedisClient,
+    prefix: string,
+    readonly name: string,
+  ) {
+    const at = `${prefix}:lq:${name}`;
+    this.keys = [`${at}:ready`, `${at}:later`, `${at}:bell`, `${at}:members`];
+  }
+
+  /** Queue deliveries to run now, each at most once however often it is pushed; resolves how many were new. */
+  async push(entries: readonly QueueEntry[]): Promise<number> {
+    if (entries.length === 0) return 0;
+    const args = entries.flatMap((entry) => [entry.id, encodeEntry(entry)]);
+    return Number(await pushScript.run(this.redis, this.keys, args));
+  }
+
+  /** Take up to `max` deliveries, due retries and waits first. */
+  async pop(max: number, now = Date.now()): Promise<Popped> {
+    if (!Number.isInteger(max) || max < 1) throw new RangeError(`pop takes at least 1, got ${max}`);
+    const reply = await popScript.run(this.redis, this.keys, [max, now, PROMOTE_PER_POP]);
+    if (!Array.isArray(reply) || !Array.isArray(reply[0])) throw new Error("pop-entries: unexpected reply");
+    const [raw, due] = reply as [string[], string];
+    return { entries: raw.map(decodeEntry), nextDueAt: due === "" ? undefined : Number(due) };
+  }
+
+  /** Queue a taken delivery again, to run at `until` (ms). */
+  async park(entry: QueueEntry, until: number): Promise<void> {
+    await parkScript.run(this.redis, this.keys, [entry.id, encodeEntry(entry), Math.round(until)]);
+  }
+
+  /**
+   * Block on `blocking` (a connection of its own: the wait holds it) until the doorbell rings or
+   * `timeoutMs` passes; true when it rang. A pop is what tells whether there is work.
+   */
+  async waitForWork(blocking: RedisClient, timeoutMs: number): Promise<boolean> {
+    const seconds = Math.max(0.01, timeoutMs / 1000).toFixed(3);
+    return (await blocking.blpop(this.keys[2], seconds)) !== null;
+  }
+
+  /** Deliveries queued: ready to run, and waiting for their time. */
+  async depth(): Promise<number> {
+    const [ready, later] = await Promise.all([this.redis.llen(this.keys[0]), this.redis.zcard(this.keys[1])]);
+    return ready + later;
+  }
+}

@@ -1,0 +1,40 @@
+--[[
+  Take the next deliveries of one ledger queue for a worker's free lanes. Deliveries whose wait is over
+  move from later to the old end of ready first, so a due retry runs before newer first attempts.
+  Entries are taken oldest first and leave the members set. When some stay behind, the doorbell rings
+  for the next idle worker; when none was taken, the reply says when the earliest waiting one is due.
+
+  KEYS  ready (list), later (sorted set), bell (list), members (set): one queue's, one hash tag
+  ARGV  how many to take (>= 1), now (ms), how many due entries to move at most
+
+  Returns {entries taken (oldest first), when the earliest later entry is due (ms) or ''}.
+]]
+-- ring(bell): wake one idle worker.
+-- @include store/lua/queue/push.lua
+
+local ready, later, bell, members = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local max = tonumber(ARGV[1])
+local due = redis.call('ZRANGEBYSCORE', later, '-inf', ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
+if #due > 0 then
+  redis.call('ZREM', later, unpack(due))
+  redis.call('RPUSH', ready, unpack(due))
+end
+-- LRANGE + LTRIM, not RPOP with a count: Redis before 6.2 has no count.
+local taken = redis.call('LRANGE', ready, -max, -1)
+if #taken == 0 then
+  local first = redis.call('ZRANGE', later, 0, 0, 'WITHSCORES')
+  return {{}, first[2] or ''}
+end
+redis.call('LTRIM', ready, 0, -max - 1)
+local oldest = {}
+local ids = {}
+for i = #taken, 1, -1 do
+  local entry = taken[i]
+  oldest[#oldest + 1] = entry
+  ids[#ids + 1] = string.match(entry, '^[^|]*')
+end
+redis.call('SREM', members, unpack(ids))
+if redis.call('LLEN', ready) > 0 then
+  ring(bell)
+end
+return {oldest, ''}

@@ -1,0 +1,95 @@
+// A delivery queue beside the ledger (docs/ledger-dispatch.md), on real Redis: oldest first, each
+// delivery queued once, due waits before newer work, and idle workers woken by a doorbell instead of
+// polling: on a push to an empty queue, on a wait that becomes the earliest, and by a pop that leaves
+// work behind.
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterEach, expect, it } from "vitest";
+import { LedgerQueue } from "../../src/queue/ledger/ledger-queue.ts";
+import type { QueueEntry } from "../../src/queue/ledger/queue-entry.ts";
+import { Keys } from "../../src/store/keys.ts";
+import { REDIS_URL, deletePrefix } from "../support/test-gateway.ts";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+
+function setup() {
+  const prefix = `t${randomBytes(5).toString("hex")}`;
+  const redis = new Redis(REDIS_URL);
+  const blocking = new Redis(REDIS_URL);
+  cleanups.push(async () => {
+    blocking.disconnect();
+    await deletePrefix(redis, prefix);
+    redis.disconnect();
+  });
+  const keys = new Keys(prefix);
+  return { redis, blocking, queue: new LedgerQueue(redis, keys.queuePrefix("sink-a"), "sink-a") };
+}
+
+const entry = (n: number): QueueEntry => ({ id: `dl_${n}`, data: { p: `hk_${n}` } });
+const ids = (entries: readonly QueueEntry[]) => entries.map((e) => e.id);
+
+it("hands out the oldest first, each delivery once however often it was pushed", async () => {
+  const { queue } = setup();
+  expect(await queue.push([entry(1), entry(2), entry(3)])).toBe(3);
+  expect(await queue.push([entry(2)])).toBe(0);
+  expect(await queue.depth()).toBe(3);
+  expect(ids((await queue.pop(2)).entries)).toEqual(["dl_1", "dl_2"]);
+  expect((await queue.pop(5)).entries).toEqual([entry(3)]);
+  expect(await queue.pop(5)).toEqual({ entries: [], nextDueAt: undefined });
+  // Taken, it is no longer queued: pushing it again queues it again.
+  expect(await queue.push([entry(2)])).toBe(1);
+});
+
+it("runs a wait that is over before newer work, and says when the next one is due", async () => {
+  const { queue } = setup();
+  const now = 1_700_000_000_000;
+  await queue.push([entry(1)]);
+  await queue.park(entry(7), now - 1);
+  await queue.park(entry(8), now + 5000);
+  expect(await queue.depth()).toBe(3);
+  expect(ids((await queue.pop(5, now)).entries)).toEqual(["dl_7", "dl_1"]);
+  expect(await queue.pop(5, now)).toEqual({ entries: [], nextDueAt: now + 5000 });
+  // A parked delivery is queued: recovery's push leaves it where it is.
+  expect(await queue.push([entry(8)])).toBe(0);
+  expect(ids((await queue.pop(5, now + 5000)).entries)).toEqual(["dl_8"]);
+});
+
+it("wakes an idle worker when work arrives, not at its timeout", async () => {
+  const { queue, blocking } = setup();
+  const started = Date.now();
+  const woken = queue.waitForWork(blocking, 5000);
+  await new Promise((r) => setTimeout(r, 100));
+  await queue.push([entry(1)]);
+  expect(await woken).toBe(true);
+  expect(Date.now() - started).toBeLessThan(2000);
+  // A push to a queue that already had work does not ring again; the one ring was taken.
+  await queue.push([entry(2)]);
+  expect(await queue.waitForWork(blocking, 200)).toBe(false);
+});
+
+it("rings for the next worker when a pop leaves work behind, and for a wait that became the earliest", async () => {
+  const { queue, blocking } = setup();
+  await queue.push([entry(1), entry(2)]);
+  expect(await queue.waitForWork(blocking, 200)).toBe(true); // the push's ring
+  await queue.pop(1);
+  expect(await queue.waitForWork(blocking, 200)).toBe(true); // dl_2 is left: ring again
+  await queue.pop(1);
+  expect(await queue.waitForWork(blocking, 200)).toBe(false);
+
+  const now = Date.now();
+  await queue.park(entry(5), now + 60_000);
+  expect(await queue.waitForWork(blocking, 200)).toBe(true); // the earliest wait changed
+  await queue.park(entry(6), now + 90_000);
+  expect(await queue.waitForWork(blocking, 200)).toBe(false); // a later one: nobody waits less
+  await queue.park(entry(7), now + 30_000);
+  expect(await queue.waitForWork(blocking, 200)).toBe(true);
+});
+
+it("keys one hash tag, so the queue is one slot on a cluster", () => {
+  const { queue } = setup();
+  const tags = new Set(queue.keys.map((key) => /\{([^}]*)\}/.exec(key)?.[1]));
+  expect(tags.size).toBe(1);
+});
