@@ -1,5 +1,6 @@
 // A delivery queue beside the ledger (docs/ledger-dispatch.md), on real Redis: oldest first, each
-// delivery queued once, due waits before newer work, and idle workers woken by a doorbell instead of
+// delivery queued once, due waits before newer work, a taken row due for recovery's look soon (so a
+// worker that dies before its claim loses it briefly), and idle workers woken by a doorbell instead of
 // polling: on a push to an empty queue, on a wait that becomes the earliest, and by a pop that leaves
 // work behind.
 import { randomBytes } from "node:crypto";
@@ -7,6 +8,7 @@ import { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
 import { LedgerQueue } from "../../src/queue/ledger/ledger-queue.ts";
 import type { QueueEntry } from "../../src/queue/ledger/queue-entry.ts";
+import { BUCKETS } from "../../src/domain/ids.ts";
 import { Keys } from "../../src/store/keys.ts";
 import { REDIS_URL, deletePrefix } from "../support/test-gateway.ts";
 
@@ -25,8 +27,16 @@ function setup() {
     redis.disconnect();
   });
   const keys = new Keys(prefix);
-  return { redis, blocking, queue: new LedgerQueue(redis, keys.queuePrefix("sink-a"), "sink-a") };
+  const watch = { keys: Array.from({ length: BUCKETS }, (_, b) => keys.watch(b)), holdMs: HOLD_MS };
+  return {
+    redis,
+    blocking,
+    keys,
+    queue: new LedgerQueue(redis, keys.queuePrefix("sink-a"), "sink-a", watch),
+  };
 }
+
+const HOLD_MS = 10_000;
 
 const entry = (n: number): QueueEntry => ({ id: `dl_${n}`, data: { p: `hk_${n}` } });
 const ids = (entries: readonly QueueEntry[]) => entries.map((e) => e.id);
@@ -55,6 +65,45 @@ it("runs a wait that is over before newer work, and says when the next one is du
   // A parked delivery is queued: recovery's push leaves it where it is.
   expect(await queue.push([entry(8)])).toBe(0);
   expect(ids((await queue.pop(5, now + 5000)).entries)).toEqual(["dl_8"]);
+});
+
+it("makes each taken row due for recovery hold ms after the pop, in its own bucket's watch set only if there", async () => {
+  const { redis, keys, queue } = setup();
+  const now = 1_700_000_000_000;
+  // Delivery ids end in their bucket's digit.
+  const inBucket3 = { id: "dl_aaaa3", data: { p: "hk_3" } };
+  const inBucket12 = { id: "dl_bbbbc", data: { p: "hk_12" } };
+  const gone = { id: "dl_cccc5", data: { p: "hk_5" } };
+  await redis.zadd(keys.watch(3), now + 60_000, inBucket3.id);
+  await redis.zadd(keys.watch(12), now + 60_000, inBucket12.id);
+  await queue.push([inBucket3, inBucket12, gone]);
+  expect((await queue.pop(3, now)).entries).toHaveLength(3);
+  expect(Number(await redis.zscore(keys.watch(3), inBucket3.id))).toBe(now + HOLD_MS);
+  expect(Number(await redis.zscore(keys.watch(12), inBucket12.id))).toBe(now + HOLD_MS);
+  // A row no longer watched (final, or its row gone) is not put back in a watch set.
+  expect(await redis.zscore(keys.watch(5), gone.id)).toBeNull();
+  expect(await redis.zscore(keys.watch(3), gone.id)).toBeNull();
+});
+
+it("a queue of one bucket watches that bucket's rows, in one hash tag", async () => {
+  const prefix = `t${randomBytes(5).toString("hex")}`;
+  const redis = new Redis(REDIS_URL);
+  cleanups.push(async () => {
+    await deletePrefix(redis, prefix);
+    redis.disconnect();
+  });
+  const keys = new Keys(prefix);
+  const name = "sink-a.b7";
+  const queue = new LedgerQueue(redis, keys.queuePrefix(name), name, { keys: [keys.watch(7)], holdMs: 500 });
+  const tags = new Set([...queue.keys, keys.watch(7)].map((key) => /\{([^}]*)\}/.exec(key)?.[1]));
+  expect(tags.size).toBe(1);
+  await redis.zadd(keys.watch(7), 1, "dl_x7");
+  await queue.push([{ id: "dl_x7", data: { p: "hk_7" } }]);
+  await queue.pop(1, 1000);
+  expect(Number(await redis.zscore(keys.watch(7), "dl_x7"))).toBe(1500);
+  expect(() => new LedgerQueue(redis, keys.queuePrefix(name), name, { keys: [], holdMs: 1 })).toThrow(
+    RangeError,
+  );
 });
 
 it("wakes an idle worker when work arrives, not at its timeout", async () => {

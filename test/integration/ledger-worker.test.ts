@@ -9,6 +9,7 @@ import type { DeliveryTicket } from "../../src/delivery/delivery-ticket.ts";
 import { type AttemptEnd, DONE, park } from "../../src/domain/attempt-end.ts";
 import { LedgerQueue } from "../../src/queue/ledger/ledger-queue.ts";
 import type { QueueEntry } from "../../src/queue/ledger/queue-entry.ts";
+import { BUCKETS } from "../../src/domain/ids.ts";
 import { Keys } from "../../src/store/keys.ts";
 import { REDIS_URL, deletePrefix } from "../support/test-gateway.ts";
 
@@ -20,7 +21,9 @@ afterEach(async () => {
 function setup(run: (ticket: DeliveryTicket) => Promise<AttemptEnd>, lanes = 4) {
   const prefix = `t${randomBytes(5).toString("hex")}`;
   const redis = new Redis(REDIS_URL);
-  const queue = new LedgerQueue(redis, new Keys(prefix).queuePrefix("sink-a"), "sink-a");
+  const keys = new Keys(prefix);
+  const watch = { keys: Array.from({ length: BUCKETS }, (_, b) => keys.watch(b)), holdMs: 10_000 };
+  const queue = new LedgerQueue(redis, keys.queuePrefix("sink-a"), "sink-a", watch);
   const errors: Error[] = [];
   const worker = new LedgerWorker({
     queue,

@@ -3,12 +3,15 @@
 // and a doorbell list idle workers block on. All four carry the queue's hash tag: on a cluster aligned
 // by bucket that is the bucket's, so the scripts that create or finish rows can queue them in the same
 // call. What Redis holds here is what the queue knows; the row, as ever, holds the delivery's state.
+import { BUCKETS } from "../../domain/ids.ts";
 import { LuaScript } from "../../store/lua-script.ts";
 import type { RedisClient } from "../../store/redis-client.ts";
 import { type QueueEntry, decodeEntry, encodeEntry } from "./queue-entry.ts";
 
 const pushScript = new LuaScript("push-entries-4.lua", 4);
-const popScript = new LuaScript("pop-entries-4.lua", 4);
+// One tag on a cluster (a queue of one bucket names its bucket's watch set only); on one Redis the
+// 16 buckets' watch sets beside the queue's own keys.
+const popScript = new LuaScript("pop-entries-n.lua", "n", { oneSlotOnClusterOnly: true });
 const parkScript = new LuaScript("park-entry-4.lua", 4);
 
 /** Due entries one pop moves from later to ready at most (the rest move on the next pop). */
@@ -22,18 +25,31 @@ export interface Popped {
   readonly nextDueAt: number | undefined;
 }
 
+/** Where the rows a queue hands out are watched by recovery, and for how long a taken row may go unclaimed. */
+export interface QueueWatch {
+  /** The buckets' watch sets (Keys#watch) in bucket order; for a queue of one bucket, that bucket's alone. */
+  readonly keys: readonly string[];
+  /** A taken row is due for recovery's look this long after the pop (its claim then sets its lease). */
+  readonly holdMs: number;
+}
+
 export class LedgerQueue {
   /** ready, later, bell, members: the order every script takes them in. */
   readonly keys: readonly [string, string, string, string];
+  private readonly popKeys: readonly string[];
 
   /** `prefix`: the queue's hash-tagged key prefix (Keys#queuePrefix of its name). */
   constructor(
     private readonly redis: RedisClient,
     prefix: string,
     readonly name: string,
+    private readonly watch: QueueWatch,
   ) {
+    if (watch.keys.length !== 1 && watch.keys.length !== BUCKETS)
+      throw new RangeError(`a queue watches 1 or ${BUCKETS} buckets' rows, not ${watch.keys.length}`);
     const at = `${prefix}:lq:${name}`;
     this.keys = [`${at}:ready`, `${at}:later`, `${at}:bell`, `${at}:members`];
+    this.popKeys = [...this.keys, ...watch.keys];
   }
 
   /** Queue deliveries to run now, each at most once however often it is pushed; resolves how many were new. */
@@ -43,10 +59,15 @@ export class LedgerQueue {
     return Number(await pushScript.run(this.redis, this.keys, args));
   }
 
-  /** Take up to `max` deliveries, due retries and waits first. */
+  /** Take up to `max` deliveries, due retries and waits first; each is due for recovery `holdMs` on. */
   async pop(max: number, now = Date.now()): Promise<Popped> {
     if (!Number.isInteger(max) || max < 1) throw new RangeError(`pop takes at least 1, got ${max}`);
-    const reply = await popScript.run(this.redis, this.keys, [max, now, PROMOTE_PER_POP]);
+    const reply = await popScript.run(this.redis, this.popKeys, [
+      max,
+      now,
+      PROMOTE_PER_POP,
+      this.watch.holdMs,
+    ]);
     if (!Array.isArray(reply) || !Array.isArray(reply[0])) throw new Error("pop-entries: unexpected reply");
     const [raw, due] = reply as [string[], string];
     return { entries: raw.map(decodeEntry), nextDueAt: due === "" ? undefined : Number(due) };

@@ -3,9 +3,12 @@
   move from later to the old end of ready first, so a due retry runs before newer first attempts.
   Entries are taken oldest first and leave the members set. When some stay behind, the doorbell rings
   for the next idle worker; when none was taken, the reply says when the earliest waiting one is due.
+  Each row taken is due for recovery's look `hold` ms from now (if it is in its watch set at all): a
+  worker that dies before it claims the row loses it no longer than a lapsed lease would.
 
-  KEYS  ready (list), later (sorted set), bell (list), members (set): one queue's, one hash tag
-  ARGV  how many to take (>= 1), now (ms), how many due entries to move at most
+  KEYS  ready (list), later (sorted set), bell (list), members (set): one queue's, one hash tag;
+        then the watch sets: the 16 buckets' in bucket order, or one (a queue of one bucket)
+  ARGV  how many to take (>= 1), now (ms), how many due entries to move at most, hold (ms)
 
   Returns {entries taken (oldest first), when the earliest later entry is due (ms) or ''}.
 ]]
@@ -28,10 +31,16 @@ end
 redis.call('LTRIM', ready, 0, -max - 1)
 local oldest = {}
 local ids = {}
+local lookAt = tonumber(ARGV[2]) + tonumber(ARGV[4])
+local oneWatch = #KEYS == 5
 for i = #taken, 1, -1 do
   local entry = taken[i]
+  local id = string.match(entry, '^[^|]*')
   oldest[#oldest + 1] = entry
-  ids[#ids + 1] = string.match(entry, '^[^|]*')
+  ids[#ids + 1] = id
+  -- A delivery id ends in its bucket's digit (ids.ts: bucketChar), 0-f.
+  local watch = oneWatch and KEYS[5] or KEYS[5 + (tonumber(string.sub(id, -1), 16) or 0)]
+  redis.call('ZADD', watch, 'XX', lookAt, id)
 end
 redis.call('SREM', members, unpack(ids))
 if redis.call('LLEN', ready) > 0 then
