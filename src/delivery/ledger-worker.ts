@@ -2,7 +2,7 @@
 // each delivery through the attempt runner, and carries out how it ended on the queue (a park is a
 // `later` entry; done and dead need nothing, the ledger has recorded them). Idle, it blocks on the
 // queue's doorbell until work arrives or the earliest wait is due, so an idle worker costs Redis one
-// blocking call per wait, not a poll per lane.
+// blocking call per wait, not a poll per lane; held (its sink's breaker open), it pops nothing.
 import type { AttemptEnd } from "../domain/attempt-end.ts";
 import type { LedgerQueue } from "../queue/ledger/ledger-queue.ts";
 import type { QueueEntry } from "../queue/ledger/queue-entry.ts";
@@ -24,6 +24,12 @@ export interface LedgerWorkerOptions {
   readonly run: AttemptRun;
   /** A pop or park that failed; the worker carries on after a pause. */
   readonly onError: (err: Error) => void;
+  /**
+   * Until when (ms) the queue's target takes nothing: a sink whose breaker is open, read from the
+   * process's copy of it. Meanwhile the worker pops nothing, so an outage costs no work per waiting
+   * delivery (the runner's own admission still decides each attempt, and hands out the probe).
+   */
+  readonly heldUntil?: () => number | undefined;
   readonly now?: () => number;
   readonly maxWaitMs?: number;
 }
@@ -32,6 +38,7 @@ export class LedgerWorker {
   private running = 0;
   private closing = false;
   private laneFreed: (() => void) | undefined;
+  private wakeFromPause: (() => void) | undefined;
   private readonly loop: Promise<void>;
   private readonly settled = new Set<Promise<void>>();
   private readonly now: () => number;
@@ -51,6 +58,7 @@ export class LedgerWorker {
   async close(): Promise<void> {
     this.closing = true;
     this.laneFreed?.();
+    this.wakeFromPause?.();
     // A doorbell wait in progress ends at its timeout, or now when the connection goes.
     this.opts.blocking.disconnect();
     await this.loop;
@@ -66,6 +74,11 @@ export class LedgerWorker {
         this.laneFreed = undefined;
         continue;
       }
+      const held = this.opts.heldUntil?.();
+      if (held !== undefined && held > this.now()) {
+        await this.pause(Math.min(held - this.now(), this.opts.maxWaitMs ?? MAX_WAIT_MS));
+        continue;
+      }
       try {
         const popped = await queue.pop(free, this.now());
         if (this.closing) {
@@ -78,9 +91,21 @@ export class LedgerWorker {
       } catch (err) {
         if (this.closing) return;
         this.opts.onError(err instanceof Error ? err : new Error(String(err)));
-        await new Promise((resolve) => setTimeout(resolve, BACKOFF_MS));
+        await this.pause(BACKOFF_MS);
       }
     }
+  }
+
+  /** Wait `ms`, or less if the worker closes meanwhile. */
+  private async pause(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wakeFromPause = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wakeFromPause = undefined;
   }
 
   private async idle(nextDueAt: number | undefined): Promise<void> {

@@ -1,6 +1,7 @@
 // The worker of a ledger queue, on real Redis with a stand-in attempt runner: every delivery runs once,
 // never more than its lanes at a time; a park runs it again once its time has come; an idle worker is
-// woken by work instead of polling; and a close lets the running attempts finish and takes no more.
+// woken by work instead of polling; a held target (its breaker open) takes nothing until the hold ends;
+// and a close lets the running attempts finish and takes no more.
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
@@ -18,7 +19,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0)) await c();
 });
 
-function setup(run: (ticket: DeliveryTicket) => Promise<AttemptEnd>, lanes = 4) {
+function setup(
+  run: (ticket: DeliveryTicket) => Promise<AttemptEnd>,
+  lanes = 4,
+  heldUntil?: () => number | undefined,
+) {
   const prefix = `t${randomBytes(5).toString("hex")}`;
   const redis = new Redis(REDIS_URL);
   const keys = new Keys(prefix);
@@ -31,6 +36,7 @@ function setup(run: (ticket: DeliveryTicket) => Promise<AttemptEnd>, lanes = 4) 
     lanes,
     run,
     onError: (err) => errors.push(err),
+    ...(heldUntil ? { heldUntil } : {}),
   });
   cleanups.push(async () => {
     await worker.close();
@@ -119,4 +125,35 @@ it("a close lets running attempts finish and takes nothing more", async () => {
   await closed;
   expect(finished.sort()).toEqual(["dl_1", "dl_2"]);
   expect((await queue.pop(5)).entries).toEqual([entry(3)]);
+});
+
+it("while its target is held (a sink's breaker open) it takes nothing, then carries on", async () => {
+  const runs: number[] = [];
+  const holdEnds = Date.now() + 400;
+  const { queue } = setup(
+    async () => {
+      runs.push(Date.now());
+      return DONE;
+    },
+    4,
+    () => holdEnds,
+  );
+  await queue.push([entry(1), entry(2)]);
+  await sleep(200);
+  expect(runs).toEqual([]);
+  expect(await queue.depth()).toBe(2); // still queued, nothing parked one by one
+  await until(() => runs.length === 2);
+  expect(Math.min(...runs)).toBeGreaterThanOrEqual(holdEnds);
+});
+
+it("a close ends a hold at once", async () => {
+  const { worker } = setup(
+    async () => DONE,
+    1,
+    () => Date.now() + 60_000,
+  );
+  await sleep(50);
+  const started = Date.now();
+  await worker.close();
+  expect(Date.now() - started).toBeLessThan(1000);
 });
