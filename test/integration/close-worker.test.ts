@@ -25,6 +25,14 @@ it("worker_closed_while_starting: closing a worker whose connection is still sta
     await new Promise((r) => setTimeout(r, 200));
   } finally {
     process.off("unhandledRejection", onUnhandled);
+    // The workers' start writes the queue's meta and stalled-check keys (a plain BullMQ prefix, no
+    // hash tag): the test leaves nothing behind.
+    let cursor = "0";
+    do {
+      const [next, keys] = await connection.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
+      cursor = next;
+      if (keys.length > 0) await connection.unlink(...keys);
+    } while (cursor !== "0");
     await closeRedis(connection);
   }
   expect(unhandled.map((e) => (e as Error).message)).toEqual([]);
