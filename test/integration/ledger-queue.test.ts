@@ -106,6 +106,15 @@ it("a queue of one bucket watches that bucket's rows, in one hash tag", async ()
   );
 });
 
+it("regression: due waits run in the order they fell due, earliest first", async () => {
+  const { queue } = setup();
+  const now = 1_700_000_000_000;
+  await queue.park(entry(3), now - 10);
+  await queue.park(entry(1), now - 30);
+  await queue.park(entry(2), now - 20);
+  expect(ids((await queue.pop(5, now)).entries)).toEqual(["dl_1", "dl_2", "dl_3"]);
+});
+
 it("wakes an idle worker when work arrives, not at its timeout", async () => {
   const { queue, blocking } = setup();
   const started = Date.now();

@@ -20,7 +20,12 @@ local max = tonumber(ARGV[1])
 local due = redis.call('ZRANGEBYSCORE', later, '-inf', ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
 if #due > 0 then
   redis.call('ZREM', later, unpack(due))
-  redis.call('RPUSH', ready, unpack(due))
+  -- Pops take from the right: the earliest due goes last, so it is the first taken.
+  local latestFirst = {}
+  for i = #due, 1, -1 do
+    latestFirst[#latestFirst + 1] = due[i]
+  end
+  redis.call('RPUSH', ready, unpack(latestFirst))
 end
 -- LRANGE + LTRIM, not RPOP with a count: Redis before 6.2 has no count.
 local taken = redis.call('LRANGE', ready, -max, -1)
