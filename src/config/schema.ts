@@ -129,6 +129,11 @@ function buildConfigSchema() {
           claim_url_ttl_s: positiveInt.optional(),
           /** BullMQ lock: a dead worker's jobs are picked up again within about 1.5× this. */
           lock_ms: positiveInt.default(10_000),
+          /**
+           * What keeps the delivery queues: BullMQ jobs, or queues beside the ledger's rows
+           * (docs/ledger-dispatch.md; being built, opt-in until its upgrade path lands).
+           */
+          engine: z.enum(["bullmq", "ledger"]).default("bullmq"),
         })
         .prefault({}),
       /** Hooks kept after failing verification (sources with on_verify_failure: quarantine). */

@@ -261,6 +261,12 @@ export class SharedBreaker {
     };
   }
 
+  /** Until when `target` takes nothing, as this process knows it fresh (no round trip); undefined: ask. */
+  heldUntil(target: string): number | undefined {
+    const cached = this.cache.gate(target, this.clock());
+    return cached.kind === "park" ? cached.until : undefined;
+  }
+
   /** The breaker's state as Redis has it now (one round trip; also refreshes this process's cache). */
   async state(target: string): Promise<BreakerView> {
     const { snap, at } = await readSnapshot(this.options.redis, this.options.keyOf(target), this.clock);

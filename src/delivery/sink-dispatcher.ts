@@ -91,8 +91,17 @@ export class SinkDispatcher {
       const concurrency = sinkConfig?.concurrency ?? config.dispatch.concurrency;
       const log = { sink: sink.name };
       const queues = this.deps.plan.sinkQueues(sink.name);
+      // A ledger queue's worker pops nothing while the sink's breaker is open (a BullMQ worker's jobs
+      // are each parked by the runner instead).
+      const heldUntil = (): number | undefined => breaker.heldUntil(sink.name);
       for (const name of queues)
-        this.deps.pool.add({ name, concurrency: Math.ceil(concurrency / queues.length), processor, log });
+        this.deps.pool.add({
+          name,
+          concurrency: Math.ceil(concurrency / queues.length),
+          processor,
+          log,
+          heldUntil,
+        });
       const legacy = this.deps.legacy;
       const old = legacy?.plan.sinkQueues(sink.name) ?? [];
       for (const name of old)

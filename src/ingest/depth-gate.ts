@@ -8,10 +8,8 @@ import type { Metrics } from "../observability/metrics.ts";
 
 /** The queues as the gate samples them. */
 export interface QueueCounts {
-  all(): ReadonlyMap<
-    string,
-    { readonly name: string; getJobCounts(...states: string[]): Promise<Record<string, number>> }
-  >;
+  /** Every queue's counts by state, by name. */
+  counts(): Promise<Depths>;
   /** Which of them are a sink's. */
   readonly plan: { sinkQueues(sink: string): string[] };
 }
@@ -81,18 +79,8 @@ export class DepthGate {
     }
   }
 
-  private async read(): Promise<Depths> {
-    // All at once: a cluster aligned by bucket has 16 queues a sink.
-    const read = await Promise.all(
-      [...this.queues.all()].map(async ([name, queue]) => {
-        const counts = await queue.getJobCounts(...BACKLOG_STATES);
-        return [
-          name,
-          Object.fromEntries(BACKLOG_STATES.map((state) => [state, counts[state] ?? 0])),
-        ] as const;
-      }),
-    );
-    return Object.fromEntries(read);
+  private read(): Promise<Depths> {
+    return this.queues.counts();
   }
 
   private apply(depths: Depths): void {

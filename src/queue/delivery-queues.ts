@@ -4,21 +4,21 @@
 // whatever became of it.
 import { type JobsOptions, Queue } from "bullmq";
 import type { RedisClient } from "../store/redis-client.ts";
-import type { DeliveryRow } from "../domain/delivery.ts";
 import type { DeliveryId } from "../domain/ids.ts";
 import type { Keys } from "../store/keys.ts";
 import type { JobLayout, JobWrite } from "../store/row-write.ts";
 import { queueKeysOf, standardJobWrite } from "./bullmq/job-layout.ts";
 import { DELIVERY_JOB_NAME, type DeliveryJobData } from "./delivery-job.ts";
 import type { QueuePlan } from "./queue-plan.ts";
+import type { DeliveryQueueing, EnsureOutcome, JobRef, QueueStateCounts } from "./delivery-queueing.ts";
+
+export type { EnsureOutcome, JobRef } from "./delivery-queueing.ts";
 
 /** Queue events kept for Bull Board and listeners; each costs Redis memory per job. */
 const EVENTS_MAX_LEN = 1000;
 
-/** What a job needs of its row. */
-export type JobRef = Pick<DeliveryRow, "id" | "parentId" | "target">;
-
-export type EnsureOutcome = "exists" | "added" | "retried";
+/** Counted for the depth gate and the gauges. */
+const COUNTED_STATES = ["wait", "delayed", "prioritized", "active", "failed", "completed"] as const;
 
 /** A job's data: ids only (the row and its parent hold the rest). */
 function jobData(row: JobRef): DeliveryJobData {
@@ -38,7 +38,9 @@ export function keepFinished(retentionS: number): {
   return { removeOnComplete: { count: 0 }, removeOnFail: { age: retentionS } };
 }
 
-export class DeliveryQueues implements JobLayout {
+export class DeliveryQueues implements DeliveryQueueing, JobLayout {
+  readonly engine = "bullmq";
+  readonly writeMode = 1;
   private readonly queues = new Map<string, Queue<DeliveryJobData>>();
   /** Per queue, the keys an add names besides the job's own (the persist script's job write). */
   private readonly queueKeys = new Map<string, readonly string[]>();
@@ -101,6 +103,41 @@ export class DeliveryQueues implements JobLayout {
 
   all(): ReadonlyMap<string, Queue<DeliveryJobData>> {
     return this.queues;
+  }
+
+  has(row: Pick<JobRef, "id" | "target">): boolean {
+    return this.forRow(row) !== undefined;
+  }
+
+  writtenKey(row: Pick<JobRef, "id" | "target">): string {
+    return this.jobKey(row);
+  }
+
+  async forgetDead(row: JobRef): Promise<void> {
+    const job = await this.forRow(row)?.getJob(row.id);
+    // Only the dead job goes: one that a replay has already sent back is live again.
+    if (job && (await job.getState()) === "failed") await job.remove();
+  }
+
+  async counts(): Promise<Record<string, QueueStateCounts>> {
+    // All at once: a cluster aligned by bucket has 16 queues a sink.
+    const read = await Promise.all(
+      [...this.queues].map(async ([name, queue]) => {
+        const counts = await queue.getJobCounts(...COUNTED_STATES);
+        return [name, Object.fromEntries(COUNTED_STATES.map((s) => [s, counts[s] ?? 0]))] as const;
+      }),
+    );
+    return Object.fromEntries(read);
+  }
+
+  async trimFinished(ageMs: number, limit: number): Promise<number> {
+    let jobs = 0;
+    for (const queue of this.queues.values()) jobs += (await queue.clean(ageMs, limit, "failed")).length;
+    return jobs;
+  }
+
+  boardQueues(): readonly Queue[] {
+    return [...this.queues.values()];
   }
 
   /**

@@ -19,6 +19,8 @@ import {
 /** What the plan reads of the config. */
 export interface QueuePlanConfig {
   readonly redis: { readonly cluster?: { readonly queues?: "bucket" | "partition" } | undefined };
+  /** The ledger engine's queues are by bucket on a cluster whatever `queues` says (its pop and create need it). */
+  readonly dispatch?: { readonly engine?: "bullmq" | "ledger" };
   readonly sinks: Readonly<Record<string, { readonly partitions?: number | undefined }>>;
 }
 
@@ -34,10 +36,8 @@ export class QueuePlan {
 
   static of(config: QueuePlanConfig): QueuePlan {
     const cluster = config.redis.cluster;
-    return new QueuePlan(
-      sinkPartitionsOf(config.sinks),
-      (cluster?.queues ?? "bucket") === "bucket" && !!cluster,
-    );
+    const byBucket = (cluster?.queues ?? "bucket") === "bucket" || config.dispatch?.engine === "ledger";
+    return new QueuePlan(sinkPartitionsOf(config.sinks), byBucket && !!cluster);
   }
 
   /** The queues of one sink. */

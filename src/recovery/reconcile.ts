@@ -10,7 +10,7 @@ import type { Target } from "../domain/delivery.ts";
 import type { DeliveryId } from "../domain/ids.ts";
 import type { Logger } from "../observability/logger.ts";
 import type { Metrics } from "../observability/metrics.ts";
-import type { DeliveryQueues } from "../queue/delivery-queues.ts";
+import type { DeliveryQueueing } from "../queue/delivery-queueing.ts";
 import type { DeliveryStore } from "../store/delivery-store.ts";
 import type { DlqStore } from "../store/dlq-store.ts";
 
@@ -26,7 +26,7 @@ export interface ReconcileDeps {
   readonly config: Config;
   readonly ledger: DeliveryStore;
   readonly dlq: DlqStore;
-  readonly queues: DeliveryQueues;
+  readonly queues: DeliveryQueueing;
   readonly metrics: Metrics;
   readonly logger: Logger;
   readonly now?: () => number;
@@ -164,9 +164,7 @@ export class Reconcile {
     const { dlq, queues, config, metrics } = this.deps;
     const retentionMs = config.retention_s * 1000;
     const members = await dlq.trim(this.now() - retentionMs);
-    let jobs = 0;
-    for (const queue of queues.all().values())
-      jobs += (await queue.clean(retentionMs, CLEAN_LIMIT, "failed")).length;
+    const jobs = await queues.trimFinished(retentionMs, CLEAN_LIMIT);
     if (members > 0) metrics.trimmed.inc({ kind: "dlq_index" }, members);
     if (jobs > 0) metrics.trimmed.inc({ kind: "failed_job" }, jobs);
     return members + jobs;

@@ -3,7 +3,7 @@
 // run again follows, and is itself idempotent. A runner that crashed between the two finds the row
 // pending under its own replay id ('already') and makes the job run then.
 import type { DeliveryId, ReplayId } from "../domain/ids.ts";
-import type { DeliveryQueues } from "../queue/delivery-queues.ts";
+import type { DeliveryQueueing } from "../queue/delivery-queueing.ts";
 import type { DeliveryStore } from "../store/delivery-store.ts";
 
 export type MoveOutcome = { readonly kind: "moved" } | { readonly kind: "failed"; readonly reason: string };
@@ -14,14 +14,14 @@ const failed = (reason: string): MoveOutcome => ({ kind: "failed", reason });
 /** Send the dead delivery `id` back to its queue under `replayId`, with a fresh attempt budget. */
 export async function moveEntry(
   ledger: DeliveryStore,
-  queues: DeliveryQueues,
+  queues: Pick<DeliveryQueueing, "has" | "ensure">,
   id: DeliveryId,
   replayId: ReplayId,
   snapshotAt: number,
 ): Promise<MoveOutcome> {
   const row = await ledger.get(id);
   if (!row) return failed("the delivery no longer exists");
-  if (!queues.forRow(row)) return failed("its sink is no longer configured");
+  if (!queues.has(row)) return failed("its sink is no longer configured");
   const revived = await ledger.revive(row, replayId, snapshotAt);
   switch (revived) {
     case "moved":

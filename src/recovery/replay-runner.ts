@@ -9,7 +9,7 @@ import type { Config } from "../config/schema.ts";
 import type { DeliveryId } from "../domain/ids.ts";
 import type { ReplayCursor } from "../domain/replay.ts";
 import type { Logger } from "../observability/logger.ts";
-import type { DeliveryQueues } from "../queue/delivery-queues.ts";
+import type { DeliveryQueueing } from "../queue/delivery-queueing.ts";
 import { REPLAY_QUEUE, type ReplayJobData, type ReplayQueue } from "../queue/replay-queue.ts";
 import { closeWorker } from "../queue/bullmq/close-worker.ts";
 import type { DeliveryStore } from "../store/delivery-store.ts";
@@ -27,7 +27,7 @@ export interface ReplayRunnerDeps {
   readonly replayQueue: ReplayQueue;
   readonly dlq: DlqStore;
   readonly ledger: DeliveryStore;
-  readonly queues: DeliveryQueues;
+  readonly queues: DeliveryQueueing;
   readonly logger: Logger;
   /** Connection of the replay worker (blocking commands, retried across reconnects). */
   readonly connection: RedisClient;

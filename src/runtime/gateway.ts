@@ -10,9 +10,7 @@ import { type Logger, createLogger } from "../observability/logger.ts";
 import { Metrics } from "../observability/metrics.ts";
 import type { OtelEnv } from "../observability/otel-env.ts";
 import { startTracing } from "../observability/start-tracing.ts";
-import { QueuePlan } from "../queue/queue-plan.ts";
-import { LAYOUT_BULLMQ_VERSION, installedBullmqVersion, layoutVerified } from "../queue/bullmq/version.ts";
-import { DeliveryQueues } from "../queue/delivery-queues.ts";
+import { createDeliveryEngine } from "../queue/delivery-engine.ts";
 import { ReplayQueue } from "../queue/replay-queue.ts";
 import { createOperationalEvents } from "../operational/operational-events.ts";
 import type { RecoveryRunnerOptions } from "../recovery/recovery-runner.ts";
@@ -98,17 +96,10 @@ export async function startGateway(config: Config, opts: GatewayOptions = {}): P
     // Before anything below writes: a layout this release cannot use stops the boot here (LayoutError).
     await ensureLayout(redis, keys, logger, { settings: layoutSettingsOf(config) });
 
-    const queues = new DeliveryQueues(redis, keys, QueuePlan.of(config));
+    const { queues, queuesInScript: jobsInScript } = createDeliveryEngine(redis, keys, config, logger);
     life.onStop("queues", () => queues.close());
     const replayQueue = new ReplayQueue(redis, keys);
     life.onStop("replays queue", () => replayQueue.close());
-    const bullmq = installedBullmqVersion();
-    const jobsInScript = layoutVerified(bullmq);
-    if (!jobsInScript)
-      logger.warn(
-        { bullmq, verified: LAYOUT_BULLMQ_VERSION },
-        "ingest and fanout add jobs with Queue.add: the in-script job write is verified for another BullMQ release",
-      );
     // The ledger's scripts record operational facts in their outboxes; the drainer publishes them as
     // events, through the event store built on that ledger.
     const outbox = new OpsOutbox(redis, keys, {

@@ -122,7 +122,7 @@ export class EventStore extends RowParentStore {
       opts.retentionS,
       opts.page.kind,
       opts.page.kind === "first" ? JSON.stringify(opts.page.endpoints) : "",
-      this.jobs ? 1 : 0,
+      this.writeMode,
     ];
     const entries = endpoints.map((ep) => ({ endpoint: ep, id: endpointDeliveryId(ref, ep) }));
     // Each row is listed in its endpoint's index by the same script where the index can share its slot

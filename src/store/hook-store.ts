@@ -148,7 +148,7 @@ export class HookStore extends RowParentStore {
     ];
     // On a cluster a job's queue is another slot than its row: the caller adds it (`onSent`).
     const jobs = this.jobs;
-    args.push(jobs ? 1 : 0);
+    args.push(this.writeMode);
     for (const sink of hook.sinks) {
       const id = sinkDeliveryId(hook.id, sink);
       const row = { id, parentId: hook.id, target: { kind: "sink", name: sink } } as const;

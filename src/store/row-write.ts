@@ -16,13 +16,14 @@ import { type RedisClient, isCluster } from "./redis-client.ts";
 
 const markFailedScript = new LuaScript("mark-enqueue-failed-2.lua", 2);
 
-/** A delivery job's queue keys and stored fields, for a script to write it. */
+/**
+ * What a script needs to queue a row with it, as create-row.lua takes it by write mode: a BullMQ job
+ * (mode 1: job hash, wait, paused, meta, id counter, active, events stream, marker; name, data, opts)
+ * or a ledger queue entry (mode 2: ready, bell, members; the entry).
+ */
 export interface JobWrite {
-  /** job hash, wait, paused, meta, id counter, active, events stream, marker */
   readonly keys: readonly string[];
-  readonly name: string;
-  readonly data: string;
-  readonly opts: string;
+  readonly args: readonly string[];
 }
 
 /** What a row's job is made from. */
@@ -31,6 +32,8 @@ export type RowRef = Pick<DeliveryRow, "id" | "parentId" | "target">;
 /** Where and how a delivery's job is stored (the delivery queues know). */
 export interface JobLayout {
   jobWrite(row: RowRef): JobWrite;
+  /** How create-row.lua writes it: 1 a BullMQ job, 2 a ledger queue entry (0 is "the caller queues it"). */
+  readonly writeMode: 1 | 2;
   /** Whether each job is in its row's hash tag, so a script on a cluster may write both. */
   readonly sharesRowSlot: boolean;
 }
@@ -48,6 +51,11 @@ export abstract class RowParentStore {
     jobs?: JobLayout,
   ) {
     this.jobs = isCluster(redis) && !jobs?.sharesRowSlot ? undefined : jobs;
+  }
+
+  /** create-row.lua's write mode for this store's calls (0: the caller queues the rows). */
+  protected get writeMode(): 0 | 1 | 2 {
+    return this.jobs?.writeMode ?? 0;
   }
 
   /** Whether this store writes the rows' jobs itself (the caller then adds none). */
@@ -75,6 +83,6 @@ export abstract class RowParentStore {
     if (!this.jobs) return;
     const job = this.jobs.jobWrite(row);
     for (const key of job.keys) keys.push(key);
-    args.push(job.name, job.data, job.opts);
+    for (const arg of job.args) args.push(arg);
   }
 }

@@ -85,6 +85,21 @@ it("makes each taken row due for recovery hold ms after the pop, in its own buck
   expect(await redis.zscore(keys.watch(3), gone.id)).toBeNull();
 });
 
+it("regression: a parked row is due for recovery hold ms after it may run, not at the pop's hold", async () => {
+  const { redis, keys, queue } = setup();
+  const now = 1_700_000_000_000;
+  const row = { id: "dl_dddd9", data: { p: "hk_9" } };
+  await redis.zadd(keys.watch(9), now + 60_000, row.id);
+  await queue.push([row]);
+  await queue.pop(1, now);
+  // Parked for 30 s (a breaker's open period): recovery would otherwise look at it after 10 s.
+  await queue.park(row, now + 30_000);
+  expect(Number(await redis.zscore(keys.watch(9), row.id))).toBe(now + 30_000 + HOLD_MS);
+  // Only a watched row is touched.
+  await queue.park({ id: "dl_eeee9", data: { p: "hk_x" } }, now + 30_000);
+  expect(await redis.zscore(keys.watch(9), "dl_eeee9")).toBeNull();
+});
+
 it("a queue of one bucket watches that bucket's rows, in one hash tag", async () => {
   const prefix = `t${randomBytes(5).toString("hex")}`;
   const redis = new Redis(REDIS_URL);

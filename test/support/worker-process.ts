@@ -72,8 +72,20 @@ export async function killWorkerProcesses(): Promise<void> {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** Wait until `n` BullMQ workers take jobs from `queueName` under the gateway's prefix. */
+/**
+ * Wait until `n` workers take work from `queueName` under the gateway's prefix: BullMQ workers, or with
+ * the ledger engine the doorbell connections its workers name after the queue.
+ */
 export async function waitForWorkers(gw: TestGateway, queueName: string, n: number): Promise<void> {
+  if (gw.config.dispatch.engine === "ledger") {
+    const name = `switchyard-lq:${gw.gateway.keys.queuePrefix(queueName)}:lq:${queueName}:ready`;
+    const count = async (): Promise<number> =>
+      String(await gw.redis.call("CLIENT", "LIST"))
+        .split("\n")
+        .filter((line) => line.includes(` name=${name} `)).length;
+    await eventually(async () => (await count()) >= n, 30_000, `${n} workers on ${queueName}`);
+    return;
+  }
   const queue = new Queue(queueName, {
     connection: gw.redis,
     prefix: gw.gateway.keys.queuePrefix(queueName),

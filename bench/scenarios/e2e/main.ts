@@ -9,12 +9,13 @@
 //
 //   npm run bench:e2e -- [--seconds 15] [--warmup 3] [--connections 30] [--rounds 1] [--rate N]
 //     [--hooks 20000] [--only saturation,latency,memory,side] [--web-cmd CMD] [--worker-cmd CMD]
-//     [--log-level info] [--also-log-level warn] [--cpu-prof DIR] [--redis-stats] [--also-bare-removing] [--against DIR ...] [--sink http|amqp] [--quick]
+//     [--log-level info] [--also-log-level warn] [--also-engine ledger] [--cpu-prof DIR] [--redis-stats] [--also-bare-removing] [--against DIR ...] [--sink http|amqp] [--quick]
 //     [--json FILE]
 //
 // The processes log at the shipped level, info (a line per delivery), unless --log-level says otherwise;
 // --also-log-level LEVEL runs this tree once more at LEVEL (`switchyard@LEVEL`), so the cost of the
-// delivery lines is measured within one run.
+// delivery lines is measured within one run. --also-engine ENGINE runs this tree once more with
+// `dispatch.engine: ENGINE` (`switchyard[ENGINE]`), so the engines are compared within one run.
 // --quick shrinks the run to a smoke test (3 s phases, 1 s warm-up, 2,000 hooks); --json FILE writes
 // the medians (shared/result-types.ts) for `npm run bench`.
 // --rate defaults to half of Switchyard's delivered/s at saturation in this run. `side` (not run by
@@ -64,6 +65,7 @@ const { values: args } = parseArgs({
     "worker-cmd": { type: "string" },
     "log-level": { type: "string", default: "info" },
     "also-log-level": { type: "string", multiple: true, default: [] },
+    "also-engine": { type: "string", multiple: true, default: [] },
     "cpu-prof": { type: "string" },
     "redis-stats": { type: "boolean", default: false },
     "also-bare-removing": { type: "boolean", default: false },
@@ -120,6 +122,7 @@ const all = contenders({
   logLevel: args["log-level"],
   against: args.against,
   alsoAtLogLevels: args["also-log-level"],
+  alsoEngines: args["also-engine"],
   bareRemoving: args["also-bare-removing"],
 });
 const names = all.map((c) => c.name);

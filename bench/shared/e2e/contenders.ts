@@ -25,6 +25,8 @@ export interface ContenderOptions {
   readonly against?: readonly string[];
   /** This tree once more at each of these log levels (`switchyard@warn`): what logging costs, in one run. */
   readonly alsoAtLogLevels?: readonly string[];
+  /** Run this tree once more with each of these `dispatch.engine` values (`switchyard[ENGINE]`). */
+  readonly alsoEngines?: readonly string[];
   /**
    * Also run the bare pair with its jobs removed on completion (`bare-removing`), as Switchyard removes
    * them: the default bare pair keeps every completed job, which is cheaper per hook but grows Redis
@@ -115,8 +117,8 @@ async function startPair(
 }
 
 /** Switchyard's config for the bench: one signed source, one http (or amqp) sink to the receiver. */
-function switchyardConfig(tmpDir: string, receiver: ReceiverHandle): string {
-  const file = join(tmpDir, `switchyard-${new URL(receiver.url).port}.json`);
+function switchyardConfig(tmpDir: string, receiver: ReceiverHandle, engine?: string): string {
+  const file = join(tmpDir, `switchyard-${new URL(receiver.url).port}${engine ? `-${engine}` : ""}.json`);
   const { amqp } = receiver;
   const sink = amqp
     ? { type: "amqp", url: amqp.url, exchange: amqp.exchange, routing_key: amqp.routingKey }
@@ -127,6 +129,7 @@ function switchyardConfig(tmpDir: string, receiver: ReceiverHandle): string {
       redis: { prefix: "sy" },
       http: { host: "127.0.0.1" },
       sinks: { out: sink },
+      ...(engine ? { dispatch: { engine } } : {}),
       sources: {
         bench: {
           verify: { type: "standard_webhooks", secrets: [SECRET] },
@@ -140,13 +143,18 @@ function switchyardConfig(tmpDir: string, receiver: ReceiverHandle): string {
 }
 
 export function contenders(o: ContenderOptions): Contender[] {
-  const switchyard = (name: string, commands: Commands, logLevel = o.logLevel): Contender => ({
+  const switchyard = (
+    name: string,
+    commands: Commands,
+    logLevel = o.logLevel,
+    engine?: string,
+  ): Contender => ({
     name,
     start: (opts) =>
       startPair(
         name,
         commands,
-        { SWITCHYARD_CONFIG: switchyardConfig(o.tmpDir, opts.receiver), LOG_LEVEL: logLevel },
+        { SWITCHYARD_CONFIG: switchyardConfig(o.tmpDir, opts.receiver, engine), LOG_LEVEL: logLevel },
         opts,
       ),
   });
@@ -178,6 +186,9 @@ export function contenders(o: ContenderOptions): Contender[] {
     ...(o.bareRemoving ? [bare("bare-removing", { BASELINE_REMOVE_ON_COMPLETE: "1" })] : []),
     ...(o.alsoAtLogLevels ?? []).map((level) =>
       switchyard(`switchyard@${level}`, { web: o.webCmd, worker: o.workerCmd }, level),
+    ),
+    ...(o.alsoEngines ?? []).map((engine) =>
+      switchyard(`switchyard[${engine}]`, { web: o.webCmd, worker: o.workerCmd }, o.logLevel, engine),
     ),
     ...(o.against ?? []).map((dir) => {
       const commands = procfileCommands(join(dir, "Procfile"));

@@ -2,7 +2,7 @@
 // narrowest DLQ index from an opaque (dead_at, id) cursor, so it costs O(page) however big the DLQ is.
 import { Hono, type MiddlewareHandler } from "hono";
 import { parseDlqId } from "../../domain/dlq.ts";
-import type { DeliveryQueues } from "../../queue/delivery-queues.ts";
+import type { DeliveryQueueing } from "../../queue/delivery-queueing.ts";
 import type { DeliveryStore } from "../../store/delivery-store.ts";
 import type { DlqStore } from "../../store/dlq-store.ts";
 import { type AdminEnv, canSee } from "../admin-auth.ts";
@@ -15,7 +15,7 @@ import { dlqEntryView } from "../views.ts";
 export interface DlqRouteDeps {
   readonly dlq: DlqStore;
   readonly ledger: DeliveryStore;
-  readonly queues: DeliveryQueues;
+  readonly queues: Pick<DeliveryQueueing, "forgetDead">;
   readonly auth: MiddlewareHandler<AdminEnv>;
 }
 
@@ -47,9 +47,7 @@ export function dlqRoutes(deps: DlqRouteDeps): Hono {
     if (!row || row.state !== "dead" || row.purged || !canSee(c.get("principal"), row.tenant))
       throw new ApiError(404, "not_found", "no such DLQ entry");
     await deps.ledger.unlist(row);
-    const job = await deps.queues.forRow(row)?.getJob(row.id);
-    // Only the dead job goes: one that a replay has already sent back is live again.
-    if (job && (await job.getState()) === "failed") await job.remove();
+    await deps.queues.forgetDead(row);
     return c.body(null, 204);
   });
 

@@ -24,8 +24,7 @@ export function standardJobWrite(
 ): JobWrite {
   return {
     keys: [base + jobId, ...queueKeys],
-    name: DELIVERY_JOB_NAME,
-    data: JSON.stringify(data),
-    opts: `{"jobId":${JSON.stringify(jobId)},"attempts":0}`,
+    // name, data JSON, opts JSON: add-standard-job.lua's arguments
+    args: [DELIVERY_JOB_NAME, JSON.stringify(data), `{"jobId":${JSON.stringify(jobId)},"attempts":0}`],
   };
 }

@@ -3,7 +3,7 @@
 // and a doorbell list idle workers block on. All four carry the queue's hash tag: on a cluster aligned
 // by bucket that is the bucket's, so the scripts that create or finish rows can queue them in the same
 // call. What Redis holds here is what the queue knows; the row, as ever, holds the delivery's state.
-import { BUCKETS } from "../../domain/ids.ts";
+import { BUCKETS, type DeliveryId, bucketOf } from "../../domain/ids.ts";
 import { LuaScript } from "../../store/lua-script.ts";
 import type { RedisClient } from "../../store/redis-client.ts";
 import { type QueueEntry, decodeEntry, encodeEntry } from "./queue-entry.ts";
@@ -12,7 +12,9 @@ const pushScript = new LuaScript("push-entries-4.lua", 4);
 // One tag on a cluster (a queue of one bucket names its bucket's watch set only); on one Redis the
 // 16 buckets' watch sets beside the queue's own keys.
 const popScript = new LuaScript("pop-entries-n.lua", "n", { oneSlotOnClusterOnly: true });
-const parkScript = new LuaScript("park-entry-4.lua", 4);
+// The queue's keys and the row's watch set: one tag on a cluster, where the queue is its bucket's.
+const parkScript = new LuaScript("park-entry-5.lua", 5, { oneSlotOnClusterOnly: true });
+const discardScript = new LuaScript("discard-entries-4.lua", 4);
 
 /** Due entries one pop moves from later to ready at most (the rest move on the next pop). */
 const PROMOTE_PER_POP = 1000;
@@ -59,6 +61,13 @@ export class LedgerQueue {
     return Number(await pushScript.run(this.redis, this.keys, args));
   }
 
+  /** Take deliveries off the queue that no worker took yet; resolves how many were. */
+  async discard(entries: readonly QueueEntry[]): Promise<number> {
+    if (entries.length === 0) return 0;
+    const args = entries.flatMap((entry) => [entry.id, encodeEntry(entry)]);
+    return Number(await discardScript.run(this.redis, this.keys, args));
+  }
+
   /** Take up to `max` deliveries, due retries and waits first; each is due for recovery `holdMs` on. */
   async pop(max: number, now = Date.now()): Promise<Popped> {
     if (!Number.isInteger(max) || max < 1) throw new RangeError(`pop takes at least 1, got ${max}`);
@@ -75,7 +84,13 @@ export class LedgerQueue {
 
   /** Queue a taken delivery again, to run at `until` (ms). */
   async park(entry: QueueEntry, until: number): Promise<void> {
-    await parkScript.run(this.redis, this.keys, [entry.id, encodeEntry(entry), Math.round(until)]);
+    const watch =
+      this.watch.keys.length === 1 ? this.watch.keys[0] : this.watch.keys[bucketOf(entry.id as DeliveryId)];
+    await parkScript.run(
+      this.redis,
+      [...this.keys, watch ?? ""],
+      [entry.id, encodeEntry(entry), Math.round(until), this.watch.holdMs],
+    );
   }
 
   /**
@@ -89,7 +104,13 @@ export class LedgerQueue {
 
   /** Deliveries queued: ready to run, and waiting for their time. */
   async depth(): Promise<number> {
-    const [ready, later] = await Promise.all([this.redis.llen(this.keys[0]), this.redis.zcard(this.keys[1])]);
+    const { ready, later } = await this.counts();
     return ready + later;
+  }
+
+  /** Deliveries ready to run, and waiting for their time, apart. */
+  async counts(): Promise<{ readonly ready: number; readonly later: number }> {
+    const [ready, later] = await Promise.all([this.redis.llen(this.keys[0]), this.redis.zcard(this.keys[1])]);
+    return { ready, later };
   }
 }

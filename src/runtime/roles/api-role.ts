@@ -73,7 +73,7 @@ export async function startApiRole(
     // The record's master and each job's queue's master (one Redis: the one).
     replicas: {
       wait: (hook, jobs, n, timeoutMs) =>
-        waitForReplicas(redis, [keys.hook(hook), ...jobs.map((job) => queues.jobKey(job))], n, timeoutMs),
+        waitForReplicas(redis, [keys.hook(hook), ...jobs.map((job) => queues.writtenKey(job))], n, timeoutMs),
     },
     depth,
     metrics,
@@ -100,7 +100,7 @@ export async function startApiRole(
       ? {
           confirmReplicas: async (eventRef: string, jobs: readonly JobRef[]) => {
             const { wait_replicas: n, wait_timeout_ms: timeoutMs } = config.durability;
-            const written = [keys.event(eventRef), ...jobs.map((job) => queues.jobKey(job))];
+            const written = [keys.event(eventRef), ...jobs.map((job) => queues.writtenKey(job))];
             const acked = await waitForReplicas(redis, written, n, timeoutMs);
             if (acked < n)
               throw new StoreUnavailable(new Error(`only ${acked} of ${n} replicas acknowledged the event`));
@@ -191,7 +191,7 @@ export async function startApiRole(
         ),
         embedOrigins: config.portal.embed_origins,
       }),
-      bullBoardRoutes({ tokens, sites, queues: [...queues.all().values(), replayQueue.queue, maintenance] }),
+      bullBoardRoutes({ tokens, sites, queues: [...queues.boardQueues(), replayQueue.queue, maintenance] }),
       asyncApiRoutes(await asyncApiForConfig(config, logger)),
       openApiRoutes(),
     ],

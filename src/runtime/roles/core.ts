@@ -6,7 +6,7 @@ import type { ClaimSigner } from "../../domain/claim-signature.ts";
 import type { Logger } from "../../observability/logger.ts";
 import type { Metrics } from "../../observability/metrics.ts";
 import type { Tracing } from "../../observability/tracing.ts";
-import type { DeliveryQueues } from "../../queue/delivery-queues.ts";
+import type { DeliveryQueueing } from "../../queue/delivery-queueing.ts";
 import type { ReplayQueue } from "../../queue/replay-queue.ts";
 import type { DeliveryStore } from "../../store/delivery-store.ts";
 import type { DlqStore } from "../../store/dlq-store.ts";
@@ -34,7 +34,7 @@ export interface Core {
   readonly dlq: DlqStore;
   readonly endpoints: EndpointStore;
   readonly events: EventStore;
-  readonly queues: DeliveryQueues;
+  readonly queues: DeliveryQueueing;
   readonly replays: ReplayStore;
   readonly replayQueue: ReplayQueue;
   /** The outboxes of operational facts and the drainer that publishes them (kicked by every write). */

@@ -4,7 +4,9 @@ import { SinkDispatcher } from "../../delivery/sink-dispatcher.ts";
 import { OutboundDispatcher } from "../../delivery/outbound-dispatcher.ts";
 import { WorkerPool, stopPools } from "../../delivery/worker-pool.ts";
 import { LegacyDrain } from "../../delivery/legacy-drain.ts";
-import { isCluster } from "../../store/redis-client.ts";
+import type { LedgerQueue } from "../../queue/ledger/ledger-queue.ts";
+import { LedgerQueues } from "../../queue/ledger/ledger-queues.ts";
+import { type RedisClient, isCluster } from "../../store/redis-client.ts";
 import { createSink } from "../../sinks/registry.ts";
 import type { Sink } from "../../sinks/sink.ts";
 import { DeliveryStore, ledgerOptions } from "../../store/delivery-store.ts";
@@ -61,14 +63,28 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
   // Every delivery queue of the process runs in a worker pool. The pools stop together under the one
   // shutdown deadline, before the breakers their attempts use (steps are undone last registered
   // first), and their stop is registered before any worker starts, so a failed start stops them too.
-  const sinkPool = new WorkerPool({ config, keys, connection, logger });
-  const outboundPool = new WorkerPool({ config, keys, connection: outboundConnection, logger });
+  const plan = core.queues.plan;
+  // The ledger engine's workers pop on the ledger's connection and each wait on a doorbell connection
+  // of their own (closed with the worker).
+  const ledgerQueues =
+    config.dispatch.engine === "ledger"
+      ? new LedgerQueues(ledgerRedis, keys, plan, config.dispatch.lock_ms)
+      : undefined;
+  const ledgerPools = ledgerQueues && {
+    queues: ledgerQueues,
+    blocking: (queue: string) => doorbellConnection(config, logger, ledgerQueues.queue(queue)),
+  };
+  const pool = (connection: RedisClient): WorkerPool =>
+    new WorkerPool({ config, keys, connection, logger, ...(ledgerPools ? { ledger: ledgerPools } : {}) });
+  const sinkPool = pool(connection);
+  const outboundPool = pool(outboundConnection);
   // On a cluster, jobs may wait in the other queue layout's queues (from before an upgrade or a switch
   // of redis.cluster.queues): they are drained beside the current ones. One Redis has one layout only.
-  const plan = core.queues.plan;
-  const legacy = isCluster(ledgerRedis)
-    ? new LegacyDrain({ plan: plan.other(), redis: ledgerRedis, keys, logger })
-    : undefined;
+  // (The ledger engine leaves BullMQ jobs to recovery: every row stays in its bucket's watch set.)
+  const legacy =
+    isCluster(ledgerRedis) && !ledgerPools
+      ? new LegacyDrain({ plan: plan.other(), redis: ledgerRedis, keys, logger })
+      : undefined;
   const dispatcher = new SinkDispatcher({
     ...core,
     pool: sinkPool,
@@ -104,4 +120,11 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
   await dispatcher.start();
   await outbound.start();
   await legacy?.start();
+}
+
+/** Named after the queue's ready list, so CLIENT LIST shows which queues have workers waiting. */
+function doorbellConnection(config: Core["config"], logger: Core["logger"], queue: LedgerQueue): RedisClient {
+  const client = createWorkerRedis(config.redis, `switchyard-lq:${queue.keys[0]}`);
+  client.on("error", (err: Error) => logger.debug({ err: err.message }, "redis doorbell connection error"));
+  return client;
 }

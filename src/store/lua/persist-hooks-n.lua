@@ -23,11 +23,11 @@
     watch score of the new rows (received_at + recovery.stale_after_ms)
     source
     tenant ('' for none)
-    1 when the hook's jobs are written here too, 0 when the caller adds them
-    per row: as create-row.lua takes it (delivery id, target, and with jobs the job's name, data, opts)
+    write mode (create-row.lua): '1' a BullMQ job a row, '2' a ledger queue entry, '0' the caller queues
+    per row: as create-row.lua takes it (delivery id, target, and what the mode writes)
 
-  Per row, KEYS as create-row.lua takes them: the row, and with jobs its job's 8 keys (a single Redis
-  only: the queue is another slot than the row).
+  Per row, KEYS as create-row.lua takes them: the row, and the keys of its queue by the write mode (the
+  queue in the row's slot: a single Redis, or a cluster whose queues are aligned with buckets).
 
   Returns, per hook: 1 when written, the first copy's id (a string) for a duplicate.
 ]]
@@ -39,8 +39,8 @@ local k, a = 0, 0
 while a < #ARGV do
   local rows = tonumber(ARGV[a + 1])
   local id, ttl, received = ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]
-  local withJobs = ARGV[a + 11] == '1'
-  local keysPerRow, argsPerRow = rowKeyCount(withJobs), rowArgCount(withJobs)
+  local mode = ARGV[a + 11]
+  local keysPerRow, argsPerRow = rowKeyCount(mode), rowArgCount(mode)
   local dedup, record, watch = KEYS[k + 1], KEYS[k + 2], KEYS[k + 3]
   local first = redis.call('SET', dedup, id, 'NX', 'EX', ttl)
   if not first then
@@ -53,7 +53,7 @@ while a < #ARGV do
       redis.call('EXPIRE', record, ttl)
     end
     for i = 0, rows - 1 do
-      createRow(k + 4 + i * keysPerRow, a + 12 + i * argsPerRow, withJobs, id, received, source, tenant, watch, score)
+      createRow(k + 4 + i * keysPerRow, a + 12 + i * argsPerRow, mode, id, received, source, tenant, watch, score)
     end
     out[#out + 1] = 1
   end

@@ -16,8 +16,8 @@
   KEYS[1]   event record (hash: meta, payload, live, r:<delivery id> per row, fo while unfinished)
   KEYS[2]   the bucket's watch set
   KEYS[3]   the bucket's unfinished fanouts (zset: event ref -> when recovery may finish it, ms)
-  KEYS[4..] per endpoint, as create-row.lua takes them: its delivery row (hash), and with jobs its
-            job's 8 keys (the outbound queue's slot: a single Redis only)
+  KEYS[4..] per endpoint, as create-row.lua takes them: its delivery row (hash), and the keys of its
+            queue by the write mode (ARGV[11]; the queue in the row's slot)
   then, when ARGV[12] > 0 (a single Redis only), per endpoint in the same order: its delivery index
 
   ARGV[1]   event ref (`<tenant>/<id>`, or the bare id): what each row's `p` names
@@ -32,12 +32,12 @@
             'more' (more follow: push back when recovery may finish it, if still marked) or 'last'
             (clear the mark)
   ARGV[10]  with 'first', the ids of every endpoint of the fanout (JSON); else ''
-  ARGV[11]  '1' when the rows' jobs are written here, '0' when the caller adds them
+  ARGV[11]  write mode (create-row.lua): '1' BullMQ jobs, '2' ledger queue entries, '0' the caller queues
   ARGV[12]  how many endpoint delivery indexes end KEYS (one per row: each row is listed in its
             endpoint's index here), or 0 when the caller lists them (a cluster: another slot)
   ARGV[13]  with indexes, the oldest time a listed row can have     ARGV[14]  the most an index keeps
-  ARGV[15..] per row, in KEYS order, as create-row.lua takes them: delivery id, target, and with jobs
-            the job's name, data JSON, opts JSON
+  ARGV[15..] per row, in KEYS order, as create-row.lua takes them: delivery id, target, and what the
+            write mode writes
 
   Returns {'conflict'} or one status per row: 'created', 'duplicate' or 'reclaimed' (an enqueue-failed
   row taken back: without jobs, this caller must enqueue it again).
@@ -56,8 +56,8 @@ else
   redis.call('HSET', KEYS[1], 'meta', ARGV[4], 'payload', ARGV[5], 'type', ARGV[2], 'tn', ARGV[3], 'live', 0)
 end
 local out = {}
-local withJobs = ARGV[11] == '1'
-local keysPerRow, argsPerRow = rowKeyCount(withJobs), rowArgCount(withJobs)
+local mode = ARGV[11]
+local keysPerRow, argsPerRow = rowKeyCount(mode), rowArgCount(mode)
 local created = 0
 local indexes = tonumber(ARGV[12])
 local k, a = 4, 15
@@ -73,15 +73,13 @@ while k <= #KEYS - indexes do
     local mark = redis.call('HMGET', row, 'ef', 'st')
     if mark[1] == '1' and mark[2] == 'pending' then
       redis.call('HDEL', row, 'ef', 'ee')
-      if withJobs then
-        addRowJob(k, a, ARGV[6])
-      end
+      addRowJob(k, a, ARGV[6], mode)
       status = 'reclaimed'
     else
       status = 'duplicate'
     end
   else
-    createRow(k, a, withJobs, ARGV[1], ARGV[6], ARGV[2], ARGV[3], KEYS[2], ARGV[7])
+    createRow(k, a, mode, ARGV[1], ARGV[6], ARGV[2], ARGV[3], KEYS[2], ARGV[7])
     redis.call('HSET', KEYS[1], 'r:' .. ARGV[a], 1)
     created = created + 1
   end
