@@ -130,10 +130,10 @@ function buildConfigSchema() {
           /** BullMQ lock: a dead worker's jobs are picked up again within about 1.5× this. */
           lock_ms: positiveInt.default(10_000),
           /**
-           * What keeps the delivery queues: BullMQ jobs, or queues beside the ledger's rows
-           * (docs/ledger-dispatch.md; being built, opt-in until its upgrade path lands).
+           * What keeps the delivery queues: queues beside the ledger's rows (docs/ledger-dispatch.md),
+           * or a BullMQ job per delivery (the engine before, kept for one release as a way back).
            */
-          engine: z.enum(["bullmq", "ledger"]).default("bullmq"),
+          engine: z.enum(["bullmq", "ledger"]).default("ledger"),
         })
         .prefault({}),
       /** Hooks kept after failing verification (sources with on_verify_failure: quarantine). */

@@ -37,6 +37,8 @@ export interface LedgerWorkerOptions {
 export class LedgerWorker {
   private running = 0;
   private closing = false;
+  /** Paused for the hold (not a backoff): what wake() cuts short. */
+  private holding = false;
   private laneFreed: (() => void) | undefined;
   private wakeFromPause: (() => void) | undefined;
   private readonly loop: Promise<void>;
@@ -52,6 +54,14 @@ export class LedgerWorker {
   /** Attempts running now. */
   get busy(): number {
     return this.running;
+  }
+
+  /**
+   * Look at the hold again now: its target's breaker changed (closed, or opened again by a failed
+   * probe), so a hold until the probe's lease ran out may be over, or shorter. No-op when not held.
+   */
+  wake(): void {
+    if (this.holding) this.wakeFromPause?.();
   }
 
   /** Stop taking deliveries and wait for the running attempts to end (the pool's deadline bounds it). */
@@ -76,7 +86,9 @@ export class LedgerWorker {
       }
       const held = this.opts.heldUntil?.();
       if (held !== undefined && held > this.now()) {
+        this.holding = true;
         await this.pause(Math.min(held - this.now(), this.opts.maxWaitMs ?? MAX_WAIT_MS));
+        this.holding = false;
         continue;
       }
       try {

@@ -9,6 +9,7 @@ import { PendingJobs } from "../queue/pending-jobs.ts";
 import type { QueuePlan } from "../queue/queue-plan.ts";
 import type { Keys } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
+import { PeriodicTask } from "../recovery/periodic-task.ts";
 import type { PoolQueue, PoolWorker, WorkerPool } from "./worker-pool.ts";
 
 const CHECK_MS = 10_000;
@@ -32,12 +33,12 @@ export interface LegacyDrainDeps {
 export class LegacyDrain {
   private readonly watched: Watched[] = [];
   private readonly pending: PendingJobs;
-  private timer: NodeJS.Timeout | undefined;
-  private checking: Promise<void> | undefined;
+  private readonly task: PeriodicTask;
   private stopped = false;
 
   constructor(private readonly deps: LegacyDrainDeps) {
     this.pending = new PendingJobs(deps.redis, deps.keys);
+    this.task = new PeriodicTask(() => this.check(), deps.checkMs ?? CHECK_MS);
   }
 
   get plan(): QueuePlan {
@@ -52,17 +53,13 @@ export class LegacyDrain {
   /** Count once now (so jobs already there start at once), then every interval. */
   async start(): Promise<void> {
     await this.check();
-    this.timer = setInterval(() => {
-      this.checking ??= this.check().finally(() => (this.checking = undefined));
-    }, this.deps.checkMs ?? CHECK_MS);
-    this.timer.unref();
+    this.task.start();
   }
 
   /** Stop counting (the pools stop their workers, retired or not, themselves). */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
-    await this.checking;
+    await this.task.stop();
     await this.pending.close();
   }
 

@@ -16,7 +16,7 @@ import { createDeliveryProcessor } from "./sink-target.ts";
 import { type BreakerStateName, SharedBreaker } from "./shared-breaker.ts";
 import type { LegacyDrain } from "./legacy-drain.ts";
 import type { OpsOutbox } from "../store/ops-outbox.ts";
-import type { WorkerPool } from "./worker-pool.ts";
+import type { PoolWorker, WorkerPool } from "./worker-pool.ts";
 
 export interface SinkDispatcherDeps {
   readonly config: Config;
@@ -48,6 +48,8 @@ const BREAKER_GAUGE: Record<BreakerStateName, number> = { closed: 0, half_open: 
 
 export class SinkDispatcher {
   private breaker: SharedBreaker | undefined;
+  /** Each sink's workers, woken when its breaker changes (a held ledger worker looks again). */
+  private readonly workers = new Map<string, PoolWorker[]>();
 
   constructor(private readonly deps: SinkDispatcherDeps) {}
 
@@ -66,8 +68,13 @@ export class SinkDispatcher {
       config: (sink) => ({ ...config.dispatch.breaker, ...config.sinks[sink]?.breaker }),
       // A probe ends by its attempt's timeout at the latest; waiters park until then.
       probeLeaseMs: config.dispatch.attempt_timeout_ms + config.dispatch.lock_ms,
-      // This process's view, from any process's change: what the gauge shows.
-      onState: (sink, state) => metrics.breakerState.set({ sink }, BREAKER_GAUGE[state]),
+      // This process's view, from any process's change: what the gauge shows. A ledger worker held
+      // until a probe's lease ends looks again when the probe closes the breaker or fails and opens it
+      // for another period, so the next probe goes out one open period later, not one lease later.
+      onState: (sink, state) => {
+        metrics.breakerState.set({ sink }, BREAKER_GAUGE[state]);
+        for (const worker of this.workers.get(sink) ?? []) worker.wake();
+      },
       onTransition: (sink, state) => {
         metrics.breakerTransitions.inc({ sink, to: state });
         logger.warn({ sink, state }, "breaker state changed");
@@ -94,14 +101,16 @@ export class SinkDispatcher {
       // A ledger queue's worker pops nothing while the sink's breaker is open (a BullMQ worker's jobs
       // are each parked by the runner instead).
       const heldUntil = (): number | undefined => breaker.heldUntil(sink.name);
-      for (const name of queues)
+      const added = queues.map((name) =>
         this.deps.pool.add({
           name,
           concurrency: Math.ceil(concurrency / queues.length),
           processor,
           log,
           heldUntil,
-        });
+        }),
+      );
+      this.workers.set(sink.name, added);
       const legacy = this.deps.legacy;
       const old = legacy?.plan.sinkQueues(sink.name) ?? [];
       for (const name of old)

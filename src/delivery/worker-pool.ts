@@ -33,6 +33,8 @@ export interface PoolWorker {
   close(): Promise<void>;
   /** Let go at once of whatever still runs (past the deadline and the hand-back). */
   cut(): Promise<void>;
+  /** Its queue's hold may have changed (the target's breaker did): look again now. BullMQ: nothing to do. */
+  wake(): void;
 }
 type PoolJob = Job<DeliveryJobData, void, string>;
 
@@ -87,7 +89,7 @@ export class WorkerPool {
       onError: (err) => this.deps.logger.error({ ...log, err: err.message }, "worker error"),
       ...(queue.heldUntil ? { heldUntil: queue.heldUntil } : {}),
     });
-    return { close: () => worker.close(), cut: async () => {} };
+    return { close: () => worker.close(), cut: async () => {}, wake: () => worker.wake() };
   }
 
   private bullmqWorker(queue: PoolQueue): PoolWorker {
@@ -108,7 +110,7 @@ export class WorkerPool {
     });
     const log = queue.log ?? { queue: queue.name };
     worker.on("error", (err) => logger.error({ ...log, err: err.message }, "worker error"));
-    return { close: () => closeWorker(worker), cut: () => closeWorker(worker, true, 0) };
+    return { close: () => closeWorker(worker), cut: () => closeWorker(worker, true, 0), wake: () => {} };
   }
 
   /** Stop one worker of the pool once its running attempts finish (a drained queue's, say). */

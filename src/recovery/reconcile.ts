@@ -71,6 +71,13 @@ export class Reconcile {
 
   /** One pass. Callers make sure two passes never overlap (they would only skip each other's rows). */
   async run(): Promise<RecoveryReport> {
+    const report = await this.recoverDue();
+    report.trimmed = await this.trim();
+    return report;
+  }
+
+  /** The due rows alone, without the trim: a lapse sweep between ticks (lapse-sweep.ts). */
+  async recoverDue(): Promise<RecoveryReport> {
     const report: RecoveryReport = {
       scanned: 0,
       reenqueued: 0,
@@ -93,7 +100,6 @@ export class Reconcile {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, ids.length) }, lane));
-    report.trimmed = await this.trim();
     return report;
   }
 

@@ -3,18 +3,20 @@
 // `text/plain` form whose one field spells a JSON body, and an empty urlencoded one. Chromium sends such
 // top-level form posts with the basic-auth credentials it cached for the dashboard, so on the old code
 // the board's add-job action took the JSON-looking body and planted a job. Nothing may change: no job, no
-// endpoint, no rotated secret.
+// endpoint, no rotated secret. The board's form targets the replays queue, which the board shows with
+// either delivery engine (the ledger engine's delivery queues are not on it); its guard is the same for
+// every queue.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Queue } from "bullmq";
 import type { Browser, Page } from "playwright-core";
 import { afterEach, expect, it } from "vitest";
-import { sinkQueueName } from "../../src/queue/delivery-job.ts";
+import { REPLAY_QUEUE } from "../../src/queue/replay-queue.ts";
 import { EndpointStore } from "../../src/store/endpoint-store.ts";
 import { launchChromium, loopbackOnly } from "../support/chromium.ts";
 import { ADMIN_TOKEN, type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
 
-const QUEUE = sinkQueueName("forward");
+const QUEUE = REPLAY_QUEUE;
 
 let gw: TestGateway | undefined;
 let hostile: Server | undefined;

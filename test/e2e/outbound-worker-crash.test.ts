@@ -39,7 +39,13 @@ function held(): { reply: Reply; open: () => void } {
 async function setup(timeoutMs: number) {
   const second = held();
   const rx = await receiver({ script: ["hang", second.reply], fallback: 200 });
-  const config = outboundConfig({ timeout_ms: timeoutMs }, { dispatch: { lock_ms: 2000 } });
+  // A recovery tick every half second: on the ledger engine recovery is what queues a row whose lease
+  // lapsed again (BullMQ's stalled check does it on the BullMQ engine), and it must come well inside
+  // the waits below, not at the default 30 s.
+  const config = outboundConfig(
+    { timeout_ms: timeoutMs },
+    { dispatch: { lock_ms: 2000 }, recovery: { interval_ms: 500 } },
+  );
   const gw = await gateway(config, { roles: ["api"] });
   const ep = await createEndpoint(gw, { url: `${rx.url}/hook`, event_types: ["order.*"] });
   const eventId = `order-${Math.random().toString(36).slice(2, 10)}`;
@@ -82,7 +88,9 @@ async function setup(timeoutMs: number) {
 
 it("a worker SIGKILLed while sending: another worker process delivers after the lease, the old token is refused", async () => {
   const s = await setup(20_000);
-  const first = startWorkerProcess(s.config);
+  // Dispatch only: a SIGKILL that lands in a recovery tick leaves the tick lock held for its 60 s TTL,
+  // which would keep the second worker's recovery (the ledger engine's takeover) off the row.
+  const first = startWorkerProcess(s.config, { roles: "dispatch" });
   await waitForWorkers(s.gw, OUTBOUND_QUEUE, 1);
   await s.publish();
   await s.rx.waitForRequests(1, 20_000); // the first worker is mid-send: the receiver holds the request
@@ -91,7 +99,7 @@ it("a worker SIGKILLed while sending: another worker process delivers after the 
   first.child.kill("SIGKILL");
   await first.exited;
   const leaseUntil = (await s.row())!.leaseUntil!;
-  startWorkerProcess(s.config);
+  startWorkerProcess(s.config); // the entry point's roles: dispatch and recovery
   await s.rx.waitForRequests(2, 25_000); // the second worker is sending; its answer is held
   const [, retry] = s.rx.requests;
   expect(retry!.receivedAt).toBeGreaterThanOrEqual(leaseUntil); // not taken while the lease was live
@@ -138,7 +146,9 @@ it("a worker frozen past its lease comes back: its outcome is refused, counted a
   expect(await s.row()).toMatchObject({ state: "sending", fence: 1 });
 
   frozen.child.kill("SIGSTOP");
-  startWorkerProcess(s.config, { roles: "dispatch" });
+  // With recovery: on the ledger engine it queues the row again once the lease lapses (the frozen
+  // worker runs none); BullMQ's stalled check does it on the BullMQ engine.
+  startWorkerProcess(s.config, { roles: "dispatch,recovery" });
   await s.rx.waitForRequests(2, 25_000); // the second worker has claimed the row and is sending
   expect(await s.row()).toMatchObject({ state: "sending", attempts: 2, fence: 2 });
   const taken = await s.gw.redis.hgetall(s.key);

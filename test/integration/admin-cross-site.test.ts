@@ -4,11 +4,12 @@
 // parsed a JSON body whatever its content type, so a `text/plain` POST from `https://evil.example`
 // created an endpoint subscribed to every event. On a running gateway (a real port): such requests
 // change nothing, bearer-token JSON calls still work, and Bull Board's own writes are refused from
-// another site but work from the board's page.
+// another site but work from the board's page (shown on the replays queue, which is on the board with
+// either delivery engine: the guard is the board's, whatever the queue).
 import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSecret } from "../../src/domain/signing.ts";
-import { sinkQueueName } from "../../src/queue/delivery-job.ts";
+import { REPLAY_QUEUE } from "../../src/queue/replay-queue.ts";
 import { EndpointStore } from "../../src/store/endpoint-store.ts";
 import { ADMIN_TOKEN, type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
 
@@ -32,9 +33,9 @@ beforeAll(async () => {
     }),
     { roles: ["api"] },
   );
-  queue = new Queue(sinkQueueName("s"), {
+  queue = new Queue(REPLAY_QUEUE, {
     connection: gw.redis,
-    prefix: gw.gateway.keys.queuePrefix(sinkQueueName("s")),
+    prefix: gw.gateway.keys.queuePrefix(REPLAY_QUEUE),
   });
 });
 
@@ -230,8 +231,8 @@ describe("the JSON admin API", () => {
 });
 
 describe("Bull Board's state-changing calls", () => {
-  const pause = `/admin/queues/api/queues/${sinkQueueName("s")}/pause`;
-  const resume = `/admin/queues/api/queues/${sinkQueueName("s")}/resume`;
+  const pause = `/admin/queues/api/queues/${REPLAY_QUEUE}/pause`;
+  const resume = `/admin/queues/api/queues/${REPLAY_QUEUE}/resume`;
 
   it("are refused from a foreign origin (403) and work from the board's own page", async () => {
     expect(await queue.isPaused()).toBe(false);
@@ -254,7 +255,7 @@ describe("Bull Board's state-changing calls", () => {
   });
 
   it("refuse a form post to the board, from its own page too", async () => {
-    const add = `/admin/queues/api/queues/${sinkQueueName("s")}/add`;
+    const add = `/admin/queues/api/queues/${REPLAY_QUEUE}/add`;
     const body = JSON.stringify({ name: "x", data: {}, options: {} });
     const form = await send(
       "POST",

@@ -1,11 +1,10 @@
-// The claim check: a large hook going to two queue sinks is stored once in Redis (the jobs carry ids
-// only), and GET /v1/claims/:id hands the exact bytes back, to admins of the hook's tenant only.
+// The claim check: a large hook going to two queue sinks is stored once in Redis (what queues its
+// deliveries, BullMQ jobs or ledger queue entries, carries ids only), and GET /v1/claims/:id hands the exact bytes back, to admins of the hook's tenant only.
 import { createHash, randomBytes } from "node:crypto";
 import { afterEach, expect, it } from "vitest";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import type { HookId } from "../../src/domain/ids.ts";
-import { sinkQueueName } from "../../src/queue/delivery-job.ts";
-import { deliveryJob } from "../support/hooks.ts";
+import { queuedEntriesOf, queuedKeysOf } from "../support/ingest-cluster-helpers.ts";
 import { ADMIN_TOKEN, type TestGateway, startTestGateway, testConfig } from "../support/test-gateway.ts";
 
 const MiB = 1024 * 1024;
@@ -85,7 +84,7 @@ it("stores a 5 MiB hook for two queue sinks once, and serves its exact bytes to 
     `INFO used_memory delta per 5 MiB hook: ${deltas.map((d) => (d / MiB).toFixed(2)).join(", ")} MiB`,
   );
 
-  // Exactly: the record holds the body once, the two jobs hold ids only. (jemalloc rounds a 5 MiB
+  // Exactly: the record holds the body once, the two deliveries' queue keys hold ids only. (jemalloc rounds a 5 MiB
   // allocation up to its 6 MiB size class, hence 1.25×; a second copy would be 2×.)
   const hookKey = gw.gateway.keys.hook(id as HookId);
   const { total, keys } = await prefixMemory(gw);
@@ -95,11 +94,11 @@ it("stores a 5 MiB hook for two queue sinks once, and serves its exact bytes to 
   expect(total).toBeLessThan(deltas.length * 1.25 * body.length);
   for (const sink of ["bus", "stream"]) {
     const delivery = sinkDeliveryId(id as HookId, sink);
-    const name = sinkQueueName(sink);
-    const jobKey = `${gw.gateway.keys.queuePrefix(name)}:${name}:${delivery}`;
-    expect(keys.get(jobKey)).toBeLessThan(4096);
+    // Its BullMQ job, or its ledger queue's ready list and members set (those hold every round's hook).
+    for (const key of queuedKeysOf(gw, { kind: "sink", name: sink }, delivery))
+      expect(keys.get(key), key).toBeLessThan(4096);
     expect(keys.get(gw.gateway.keys.delivery(delivery))).toBeLessThan(1024);
-    expect((await deliveryJob(gw, id, sink))?.data).toEqual({ p: id });
+    expect(await queuedEntriesOf(gw, id, sink)).toEqual([{ id: delivery, data: { p: id } }]);
   }
   console.log(
     `MEMORY USAGE hook key: ${(hookBytes / MiB).toFixed(3)} MiB; prefix total: ${(total / MiB).toFixed(3)} MiB`,

@@ -1,15 +1,19 @@
 // On a Redis Cluster whose queues are aligned with buckets (the default), ingest writes a hook's record,
 // rows and jobs in one script call, as on one Redis: each job is in its bucket's queue, in the slot of
 // its row, so no Queue.add follows the persist. With `redis.cluster.queues: partition` the job is added
-// behind the persist, in its partition's own slot.
+// behind the persist, in its partition's own slot. Those two are the BullMQ engine's; the ledger
+// engine's queues on a cluster are by bucket whatever `queues` says, so its entries are always written
+// by the persist, in the record's slot.
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import type { HookId } from "../../src/domain/ids.ts";
 import { QueuePlan } from "../../src/queue/queue-plan.ts";
+import { encodeEntry } from "../../src/queue/ledger/queue-entry.ts";
 import { keySlot } from "../../src/store/key-slot.ts";
 import { sendHook } from "../support/hooks.ts";
+import { ledgerQueueOf } from "../support/ingest-cluster-helpers.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import { type TestCluster, startTestCluster } from "../support/redis-cluster.ts";
 import { type TestGateway, eventually, startTestGateway, testConfig } from "../support/test-gateway.ts";
@@ -39,9 +43,10 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-async function gatewayOn(queues?: "partition"): Promise<TestGateway> {
+async function gatewayOn(engine: "bullmq" | "ledger", queues?: "partition"): Promise<TestGateway> {
   return startTestGateway(
     testConfig({
+      dispatch: { engine },
       redis: { cluster: { nodes: cluster.seeds, ...(queues ? { queues } : {}) } },
       sinks: {
         s: { type: "http", url: `${rx.url}/s`, partitions: 2 },
@@ -53,10 +58,14 @@ async function gatewayOn(queues?: "partition"): Promise<TestGateway> {
   );
 }
 
-/** Send hooks; per hook, the script calls naming its record, and the keys of its jobs. */
+/**
+ * Send hooks; per hook, the script calls naming its record or rows, and the keys that queue its rows:
+ * each job's key (BullMQ), or each row's ledger queue's ready, bell and members keys.
+ */
 async function ingestAndWatch(gw: TestGateway, n: number, tag: string) {
   const plan = QueuePlan.of(gw.config);
   const { keys } = gw.gateway;
+  const ledger = gw.config.dispatch.engine === "ledger";
   const hooks = await Promise.all(
     Array.from({ length: n }, (_, i) => sendHook(gw, "src", JSON.stringify({ tag, i }))),
   );
@@ -69,9 +78,11 @@ async function ingestAndWatch(gw: TestGateway, n: number, tag: string) {
   await new Promise((r) => setTimeout(r, 300));
   return hooks.map((id) => {
     const rows = ["s", "t"].map((sink) => sinkDeliveryId(id as HookId, sink));
-    const jobKeys = rows.map((row, i) => {
+    const jobKeys = rows.flatMap((row, i) => {
       const queue = plan.queueOf({ kind: "sink", name: i === 0 ? "s" : "t" }, row);
-      return `${keys.queuePrefix(queue)}:${queue}:${row}`;
+      if (!ledger) return [`${keys.queuePrefix(queue)}:${queue}:${row}`];
+      const [ready, , bell, members] = ledgerQueueOf(gw, queue).keys;
+      return [ready, bell, members];
     });
     // BullMQ's own add names the job by its id inside its packed arguments, not by its key.
     const naming = seen.filter((args) =>
@@ -82,7 +93,8 @@ async function ingestAndWatch(gw: TestGateway, n: number, tag: string) {
 }
 
 it("writes each hook's record, rows and jobs in one script call, the jobs in the record's slot", async () => {
-  const gw = await gatewayOn();
+  // BullMQ engine: its bucket layout against its partition layout below (ledger counterpart at the end).
+  const gw = await gatewayOn("bullmq");
   try {
     expect(QueuePlan.of(gw.config).byBucket).toBe(true);
     for (const { hookKey, jobKeys, naming } of await ingestAndWatch(gw, 20, "aligned")) {
@@ -108,7 +120,8 @@ it("writes each hook's record, rows and jobs in one script call, the jobs in the
 }, 60_000);
 
 it("adds the jobs behind the persist, in their own slots, with queues by partition", async () => {
-  const gw = await gatewayOn("partition");
+  // BullMQ engine: only its queues are laid out by partition on a cluster.
+  const gw = await gatewayOn("bullmq", "partition");
   try {
     expect(QueuePlan.of(gw.config).byBucket).toBe(false);
     for (const { hookKey, rows, jobKeys, naming } of await ingestAndWatch(gw, 5, "partitioned")) {
@@ -125,3 +138,32 @@ it("adds the jobs behind the persist, in their own slots, with queues by partiti
     await gw.stop();
   }
 }, 60_000);
+
+for (const queues of [undefined, "partition"] as const)
+  it(`writes each hook's record, rows and ledger queue entries in one script call in the record's slot (queues: ${queues ?? "default"})`, async () => {
+    const gw = await gatewayOn("ledger", queues);
+    try {
+      const plan = QueuePlan.of(gw.config);
+      expect(plan.byBucket).toBe(true);
+      for (const { id, hookKey, rows, jobKeys, naming } of await ingestAndWatch(gw, 20, `ledger ${queues}`)) {
+        for (const key of jobKeys) expect(keySlot(key)).toBe(keySlot(hookKey));
+        // Every call naming the hook or a row is the persist, naming the hook, each row's queue keys
+        // and its entry: no push of its own follows.
+        expect(naming.length).toBeGreaterThanOrEqual(1);
+        for (const args of naming) {
+          expect(args).toContain(hookKey);
+          for (const key of jobKeys) expect(args).toContain(key);
+          for (const row of rows) expect(args).toContain(encodeEntry({ id: row, data: { p: id } }));
+        }
+        // Each entry waits, once, in its bucket's queue (no worker runs here).
+        for (const [i, row] of rows.entries()) {
+          const name = plan.queueOf({ kind: "sink", name: i === 0 ? "s" : "t" }, row);
+          const [ready] = ledgerQueueOf(gw, name).keys;
+          const entries = await gw.redis.lrange(ready, 0, -1);
+          expect(entries.filter((e) => e === encodeEntry({ id: row, data: { p: id } }))).toHaveLength(1);
+        }
+      }
+    } finally {
+      await gw.stop();
+    }
+  }, 60_000);

@@ -1,16 +1,20 @@
-// Ingest persists a hook and adds its jobs in one round trip: on a single Redis the persist script
-// writes the jobs too (one command, no job without its row), a duplicate leaves no job of its own, and
-// a worker that meets a job before its hook is written (the cluster path) looks once more instead of
-// dropping it.
+// Ingest persists a hook and queues its deliveries in one round trip: on a single Redis the persist
+// script queues them too (one command, nothing queued without its row: a BullMQ job, or a ledger queue
+// entry), and a duplicate queues nothing of its own. On the BullMQ engine a worker that meets a job
+// before its hook is written (the cluster path) looks once more instead of dropping it; on the ledger
+// engine an entry is written with its row, so one whose row is missing is dropped at its first look.
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import pino from "pino";
 import { afterEach, expect, it } from "vitest";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
+import type { HookId } from "../../src/domain/ids.ts";
 import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
 import { QueuePlan } from "../../src/queue/queue-plan.ts";
 import { sinkQueueName } from "../../src/queue/delivery-job.ts";
+import { encodeEntry } from "../../src/queue/ledger/queue-entry.ts";
 import { metricValue, sendHook } from "../support/hooks.ts";
+import { ledgerQueueOf, queuedEntries } from "../support/ingest-cluster-helpers.ts";
 import { hookFixture, ledgerStores } from "../support/ledger.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import { type TestGateway, eventually, startTestGateway, testConfig } from "../support/test-gateway.ts";
@@ -20,11 +24,17 @@ afterEach(async () => {
   for (const clean of cleanups.splice(0).reverse()) await clean();
 });
 
-async function gatewayTo(rx: Receiver, opts: Parameters<typeof startTestGateway>[1]): Promise<TestGateway> {
+/** A gateway delivering to `rx`; `engine` pins the delivery engine (default: TEST_DISPATCH_ENGINE's). */
+async function gatewayTo(
+  rx: Receiver,
+  opts: Parameters<typeof startTestGateway>[1],
+  engine?: "bullmq" | "ledger",
+): Promise<TestGateway> {
   const gw = await startTestGateway(
     testConfig({
       sinks: { s: { type: "http", url: `${rx.url}/s` } },
       sources: { src: { verify: { type: "none" }, sinks: ["s"] } },
+      ...(engine ? { dispatch: { engine } } : {}),
     }),
     opts,
   );
@@ -45,8 +55,13 @@ function sinkQueue(gw: TestGateway): Queue {
   return queue;
 }
 
-it("writes a hook's record, rows and job in one script call on a single Redis, with no add behind it", async () => {
-  const gw = await gatewayTo(await receiver(), { roles: ["api"] });
+/**
+ * Send one hook while MONITOR watches, and return the script calls (EVALSHA/EVAL) that name its record
+ * or its delivery row's id, once the persist has been seen.
+ */
+async function sendWatchingScripts(
+  gw: TestGateway,
+): Promise<{ id: string; row: string; naming: string[][] }> {
   const monitor = await new Redis(gw.config.redis.url).monitor();
   cleanups.push(async () => monitor.disconnect());
   const seen: string[][] = [];
@@ -57,8 +72,7 @@ it("writes a hook's record, rows and job in one script call on a single Redis, w
     if (script && args.some((a) => a.includes(prefix))) seen.push(args);
   });
   const id = await sendHook(gw, "src", JSON.stringify({ n: 1 }));
-  const job = sinkDeliveryId(id as never, "s");
-  const jobKey = `${gw.gateway.keys.queuePrefix(sinkQueueName("s"))}:${sinkQueueName("s")}:${job}`;
+  const row = sinkDeliveryId(id as HookId, "s");
   await eventually(
     () => seen.some((args) => args.some((a) => a.endsWith(`:hook:${id}`))),
     5000,
@@ -66,32 +80,59 @@ it("writes a hook's record, rows and job in one script call on a single Redis, w
   );
   // The 202 came after every write was acknowledged; MONITOR has had time to show a late add.
   await new Promise((r) => setTimeout(r, 200));
-  const naming = seen.filter((args) => args.some((a) => a.includes(job) || a.endsWith(`:hook:${id}`)));
-  // Every call naming the hook or its job is the persist script, naming both: there is no add of
-  // its own. (The first call of a process whose script Redis has not cached is sent twice, EVALSHA
-  // then EVAL, the same call.)
+  const naming = seen.filter((args) => args.some((a) => a.includes(row) || a.endsWith(`:hook:${id}`)));
+  return { id, row, naming };
+}
+
+/**
+ * Every call naming the hook or its delivery is the persist script, naming the hook and `queueKeys`:
+ * there is no queueing call of its own. (The first call of a process whose script Redis has not cached
+ * is sent twice, EVALSHA then EVAL, the same call.)
+ */
+function expectOnlyThePersist(id: string, naming: readonly string[][], queueKeys: readonly string[]): void {
   expect(naming.length).toBeGreaterThanOrEqual(1);
   for (const args of naming) {
-    expect(args).toContain(jobKey);
+    for (const key of queueKeys) expect(args).toContain(key);
     expect(args.some((a) => a.endsWith(`:hook:${id}`))).toBe(true);
   }
-  expect(await sinkQueue(gw).getJobState(job)).toBe("waiting");
+}
+
+it("writes a hook's record, rows and BullMQ job in one script call on a single Redis, with no add behind it", async () => {
+  // BullMQ engine: the persist script writes BullMQ's own job keys (ledger counterpart below).
+  const gw = await gatewayTo(await receiver(), { roles: ["api"] }, "bullmq");
+  const { id, row, naming } = await sendWatchingScripts(gw);
+  const jobKey = `${gw.gateway.keys.queuePrefix(sinkQueueName("s"))}:${sinkQueueName("s")}:${row}`;
+  expectOnlyThePersist(id, naming, [jobKey]);
+  expect(await sinkQueue(gw).getJobState(row)).toBe("waiting");
 });
 
-it("leaves no job of a duplicate, whose rows were never written", async () => {
+it("writes a hook's record, rows and ledger queue entry in one script call on a single Redis, with no push behind it", async () => {
+  const gw = await gatewayTo(await receiver(), { roles: ["api"] }, "ledger");
+  const { id, row, naming } = await sendWatchingScripts(gw);
+  const [ready, , bell, members] = ledgerQueueOf(gw, sinkQueueName("s")).keys;
+  expectOnlyThePersist(id, naming, [ready, bell, members]);
+  for (const args of naming) expect(args).toContain(encodeEntry({ id: row, data: { p: id } }));
+  // Queued to run now, once: the entry is in the ready list and its id in the members set.
+  expect(await gw.redis.lrange(ready, 0, -1)).toEqual([encodeEntry({ id: row, data: { p: id } })]);
+  expect(await gw.redis.smembers(members)).toEqual([row]);
+});
+
+it("queues nothing of a duplicate, whose rows were never written", async () => {
   const gw = await gatewayTo(await receiver(), { roles: ["api"] });
   const body = JSON.stringify({ n: "same" });
   const first = await sendHook(gw, "src", body);
   const again = await fetch(`${gw.url}/webhooks/src`, { method: "POST", body });
   expect(again.status).toBe(200);
   expect(((await again.json()) as { id: string }).id).toBe(first);
-  const jobs = await sinkQueue(gw).getJobs(["waiting", "delayed", "active", "completed", "failed"]);
-  expect(jobs.map((j) => j.id)).toEqual([sinkDeliveryId(first as never, "s")]);
+  // Only the API runs: nothing was taken, so every queueing of either copy is still there to see.
+  const queued = await queuedEntries(gw, sinkQueueName("s"));
+  expect(queued).toEqual([{ id: sinkDeliveryId(first as HookId, "s"), data: { p: first } }]);
 });
 
 it("delivers a hook whose job ran before its record was written, on the job's second look", async () => {
   const rx = await receiver();
-  const gw = await gatewayTo(rx, { roles: ["dispatch"] });
+  // BullMQ engine: the second look is BullMQ's (attemptsMade); a ledger entry is written with its row.
+  const gw = await gatewayTo(rx, { roles: ["dispatch"] }, "bullmq");
   const { keys } = gw.gateway;
   const redis = new Redis(gw.config.redis.url);
   cleanups.push(async () => redis.disconnect());
@@ -120,7 +161,8 @@ it("drops a job whose hook was never stored after its second look, without a war
   const rx = await receiver();
   const lines: { level: number; msg: string; delivery_id?: string }[] = [];
   const logger = pino({ level: "debug" }, { write: (l: string) => void lines.push(JSON.parse(l)) });
-  const gw = await gatewayTo(rx, { roles: ["dispatch"], logger });
+  // BullMQ engine: the first and second look are BullMQ's (attemptsMade); ledger counterpart below.
+  const gw = await gatewayTo(rx, { roles: ["dispatch"], logger }, "bullmq");
   const redis = new Redis(gw.config.redis.url);
   cleanups.push(async () => redis.disconnect());
   const queues = new DeliveryQueues(redis, gw.gateway.keys, new QueuePlan({ s: 1 }, false));
@@ -138,6 +180,29 @@ it("drops a job whose hook was never stored after its second look, without a war
   // Counted before the processor returns; BullMQ removes the completed job just after.
   const queue = sinkQueue(gw);
   await eventually(async () => (await queue.getJobState(id)) === "unknown", 5000, "the job to be removed");
+  expect(rx.requests).toHaveLength(0);
+  expect(lines.filter((l) => l.level >= 40 && "delivery_id" in l)).toEqual([]);
+  expect(lines.some((l) => l.msg === "dropped a job of a hook that was never stored")).toBe(true);
+});
+
+it("drops a ledger queue entry whose hook was never stored at its first look, without a warning", async () => {
+  const rx = await receiver();
+  const lines: { level: number; msg: string; delivery_id?: string }[] = [];
+  const logger = pino({ level: "debug" }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+  const gw = await gatewayTo(rx, { roles: ["dispatch"], logger }, "ledger");
+  const hook = hookFixture({ source: "src", sinks: ["s"] });
+  const id = sinkDeliveryId(hook.id, "s");
+
+  // An entry with neither row nor hook (none is written so: entries come with their rows; this is one
+  // whose row went since). No second look waits for a write that cannot come.
+  await ledgerQueueOf(gw, sinkQueueName("s")).push([{ id, data: { p: hook.id } }]);
+  await eventually(
+    async () => (await metricValue(gw, "switchyard_dispatch_attempts_total", { result: "missing" })) === 1,
+    5000,
+    "the first look to drop the entry",
+  );
+  expect(await metricValue(gw, "switchyard_dispatch_attempts_total", { result: "parked" })).toBe(0);
+  expect(await queuedEntries(gw, sinkQueueName("s"))).toEqual([]);
   expect(rx.requests).toHaveLength(0);
   expect(lines.filter((l) => l.level >= 40 && "delivery_id" in l)).toEqual([]);
   expect(lines.some((l) => l.msg === "dropped a job of a hook that was never stored")).toBe(true);

@@ -100,6 +100,17 @@ it("regression: a parked row is due for recovery hold ms after it may run, not a
   expect(await redis.zscore(keys.watch(9), "dl_eeee9")).toBeNull();
 });
 
+it("parks a delivery only when it is not queued already: it is on its queue once", async () => {
+  const { queue } = setup();
+  await queue.push([entry(1)]);
+  expect(await queue.park(entry(1), Date.now() + 60_000)).toBe(false);
+  expect(await queue.counts()).toEqual({ ready: 1, later: 0 });
+  const popped = await queue.pop(5);
+  expect(ids(popped.entries)).toEqual(["dl_1"]);
+  expect(await queue.park(entry(1), Date.now() + 60_000)).toBe(true);
+  expect(await queue.counts()).toEqual({ ready: 0, later: 1 });
+});
+
 it("a queue of one bucket watches that bucket's rows, in one hash tag", async () => {
   const prefix = `t${randomBytes(5).toString("hex")}`;
   const redis = new Redis(REDIS_URL);

@@ -1,6 +1,7 @@
 // Helpers of the ledger regression tests. They touch the gateway only through its public surface (the
-// admin API, the receiver's requests, worker processes, a private redis-server) and a BullMQ queue
-// found by probing both key layouts, so the same tests run against the code before the ledger.
+// admin API, the receiver's requests, worker processes, a private redis-server) and its delivery queue:
+// a BullMQ queue found by probing both key layouts, so the same tests run against the code before the
+// ledger, or the ledger engine's queue (`dispatch.engine: ledger`).
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,6 +9,11 @@ import { join } from "node:path";
 import { Queue } from "bullmq";
 import type { RedisClient } from "../../src/store/redis-client.ts";
 import type { Config } from "../../src/config/schema.ts";
+import { sinkDeliveryId } from "../../src/domain/hook.ts";
+import type { HookId } from "../../src/domain/ids.ts";
+import { LedgerQueues } from "../../src/queue/ledger/ledger-queues.ts";
+import { QueuePlan } from "../../src/queue/queue-plan.ts";
+import { onLedgerEngine, queueNameOf } from "../support/queued.ts";
 import type { Receiver } from "../support/receiver.ts";
 import type { TestGateway } from "../support/test-gateway.ts";
 import { admin } from "./admin-fixtures.ts";
@@ -106,6 +112,45 @@ export async function sinkQueue(redis: RedisClient, prefix: string, sink: string
   return new Queue(name, { connection: redis, prefix: queuePrefix });
 }
 
+/**
+ * Take a hook's delivery to `sink` off its queue behind the gateway's back, as soon as it waits there
+ * (not while a worker holds it): its BullMQ job removed as Bull Board's "remove" does, or its ledger
+ * queue entry taken off (what a lost queue write leaves). Throws when it never waits within `timeoutMs`.
+ */
+export async function unqueueDelivery(
+  gw: TestGateway,
+  hookId: string,
+  sink: string,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const id = sinkDeliveryId(hookId as HookId, sink);
+  let remove: () => Promise<boolean>;
+  let close = async (): Promise<void> => {};
+  if (onLedgerEngine(gw)) {
+    const plan = QueuePlan.of(gw.config);
+    const queues = new LedgerQueues(gw.redis, gw.gateway.keys, plan, gw.config.dispatch.lock_ms);
+    const queue = queues.queue(queueNameOf(gw, { kind: "sink", name: sink }, id));
+    remove = async () => (await queue.discard([{ id, data: { p: hookId } }])) === 1;
+  } else {
+    const queue = await sinkQueue(gw.redis, gw.config.redis.prefix, sink);
+    close = () => queue.close();
+    remove = async () => {
+      const jobs = await queue.getJobs(["delayed", "wait"]);
+      const job = jobs.find((j) => j.data.p === hookId || j.data.hookId === hookId);
+      return job?.id !== undefined && (await queue.remove(job.id).catch(() => 0)) === 1;
+    };
+  }
+  try {
+    while (!(await remove())) {
+      if (Date.now() > deadline) throw new Error(`${id} never waited on its queue within ${timeoutMs} ms`);
+      await sleep(50);
+    }
+  } finally {
+    await close();
+  }
+}
+
 /** A config file (JSON is YAML) in a temp dir, for worker processes. */
 export function writeConfigFile(content: Record<string, unknown>): { file: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), "sy-regress-"));
@@ -114,16 +159,21 @@ export function writeConfigFile(content: Record<string, unknown>): { file: strin
   return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** A `workers/worker.ts` process (dispatch + recovery) whose JSON log lines the test can read. */
+/** A `workers/worker.ts` process whose JSON log lines the test can read. */
 export interface WorkerProcess {
   readonly child: ChildProcess;
   readonly lines: Record<string, unknown>[];
   readonly exited: Promise<void>;
 }
 
-export function startWorkerProcess(configFile: string, logLevel = "warn"): WorkerProcess {
+/** Start one on `configFile`: dispatch and recovery, or `roles` (SWITCHYARD_ROLES) when given. */
+export function startWorkerProcess(configFile: string, logLevel = "warn", roles?: string): WorkerProcess {
+  const env: Record<string, string | undefined> = { ...process.env, SWITCHYARD_CONFIG: configFile };
+  env.LOG_LEVEL = logLevel;
+  delete env.SWITCHYARD_ROLES;
+  if (roles) env.SWITCHYARD_ROLES = roles;
   const child = spawn(process.execPath, ["--import", "tsx", "workers/worker.ts"], {
-    env: { ...process.env, SWITCHYARD_CONFIG: configFile, LOG_LEVEL: logLevel },
+    env,
     stdio: ["ignore", "pipe", "inherit"],
   });
   const lines: Record<string, unknown>[] = [];
@@ -145,16 +195,6 @@ export function startWorkerProcess(configFile: string, logLevel = "warn"): Worke
     else child.once("exit", () => resolve());
   });
   return { child, lines, exited };
-}
-
-/** Wait until `n` BullMQ workers are connected to `queue` (processes that have booted). */
-export async function waitForWorkers(queue: Queue, n: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await queue.getWorkers()).length < n) {
-    if (Date.now() > deadline)
-      throw new Error(`fewer than ${n} workers on ${queue.name} after ${timeoutMs} ms`);
-    await sleep(100);
-  }
 }
 
 /**

@@ -3,9 +3,13 @@
 // recorded once Redis is back rather than lost in a blip (so a delivered hook is not sent again and a
 // dead one is dead-lettered), and recovery that re-creates the job of any live delivery, not only of
 // hooks still pending enqueue. Public behaviour only (HTTP ingest, admin API, the receiver, a private
-// redis-server, one BullMQ remove as Bull Board does it), so it also runs on the old code.
+// redis-server, one queue entry removed: a BullMQ job as Bull Board does it, or a ledger queue's entry),
+// so it also runs on the old code.
 import { afterEach, expect, it } from "vitest";
+import { sinkDeliveryId } from "../../src/domain/hook.ts";
+import type { HookId } from "../../src/domain/ids.ts";
 import { sendHook } from "../support/hooks.ts";
+import { isQueued } from "../support/queued.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import { type TestGateway, deletePrefix, startTestGateway, testConfig } from "../support/test-gateway.ts";
 import {
@@ -14,9 +18,9 @@ import {
   onPrefixOf,
   receiverQuiet,
   requestsPerHook,
-  sinkQueue,
   sinkView,
   sleep,
+  unqueueDelivery,
   waitForSink,
 } from "./ledger-regressions-fixtures.ts";
 
@@ -163,27 +167,15 @@ it("regression: recovery only sees hooks still pending enqueue (a removed job is
   const id = await sendHook(gw, "src", '{"removed":"by hand"}');
   await waitForSink(gw, id, "out", "retrying", 10_000);
 
-  // Remove its job as Bull Board's "remove" does (retrying while it is active).
-  const queue = await sinkQueue(gw.redis, config.redis.prefix, "out");
-  try {
-    const deadline = Date.now() + 10_000;
-    let removedId: string | undefined;
-    while (!removedId) {
-      const jobs = await queue.getJobs(["delayed", "wait"]);
-      const job = jobs.find((j) => j.data.p === id || j.data.hookId === id);
-      if (job?.id && (await queue.remove(job.id).catch(() => 0)) === 1) removedId = job.id;
-      else if (Date.now() > deadline) throw new Error(`no removable job of ${id} within 10 s`);
-      else await sleep(50);
-    }
-    expect(await queue.getJob(removedId)).toBeUndefined();
-    const sentBefore = rx.requests.length;
-    expect((await waitForSink(gw, id, "out", "retrying", 1000)).attempts).toBe(sentBefore);
+  // Take it off its queue: its job removed as Bull Board's "remove" does (retrying while it is active),
+  // or its ledger queue entry gone. Only the row is left, and recovery must queue it again.
+  await unqueueDelivery(gw, id, "out", 10_000);
+  expect(await isQueued(gw, { kind: "sink", name: "out" }, sinkDeliveryId(id as HookId, "out"))).toBe(false);
+  const sentBefore = rx.requests.length;
+  expect((await waitForSink(gw, id, "out", "retrying", 1000)).attempts).toBe(sentBefore);
 
-    rx.setFallback(200);
-    const view = await waitForSink(gw, id, "out", "delivered", 10_000);
-    expect(rx.requests).toHaveLength(sentBefore + 1);
-    expect(view.attempts).toBe(sentBefore + 1);
-  } finally {
-    await queue.close();
-  }
+  rx.setFallback(200);
+  const view = await waitForSink(gw, id, "out", "delivered", 10_000);
+  expect(rx.requests).toHaveLength(sentBefore + 1);
+  expect(view.attempts).toBe(sentBefore + 1);
 }, 30_000);

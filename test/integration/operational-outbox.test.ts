@@ -7,8 +7,7 @@ import { operationalEventId } from "../../src/domain/operational-events.ts";
 import { silentLogger } from "../../src/observability/logger.ts";
 import { Metrics } from "../../src/observability/metrics.ts";
 import { createOperationalEvents } from "../../src/operational/operational-events.ts";
-import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
-import { QueuePlan } from "../../src/queue/queue-plan.ts";
+import { createDeliveryEngine } from "../../src/queue/delivery-engine.ts";
 import { DeliveryStore, ledgerOptions } from "../../src/store/delivery-store.ts";
 import { EndpointStore } from "../../src/store/endpoint-store.ts";
 import { EventStore } from "../../src/store/event-store.ts";
@@ -56,14 +55,18 @@ return out`;
   ]);
 });
 
-/** A second process's drainer on `gw`'s deployment: its own stores, queues and drainer. */
+/**
+ * A second process's drainer on `gw`'s deployment: its own stores, queues and drainer, built as a
+ * gateway builds them (src/runtime/gateway.ts), on the engine its config names, so what it publishes
+ * is queued where that engine's workers look.
+ */
 function otherDrainer(gw: TestGateway) {
   const { config } = gw;
   const keys = gw.gateway.keys;
   const outbox = new OpsOutbox(gw.redis, keys, { retentionS: config.retention_s });
   const ledger = new DeliveryStore(gw.redis, keys, ledgerOptions(config));
   const endpoints = new EndpointStore(gw.redis, keys);
-  const queues = new DeliveryQueues(gw.redis, keys, QueuePlan.of(config));
+  const { queues, queuesInScript } = createDeliveryEngine(gw.redis, keys, config, silentLogger());
   const metrics = new Metrics();
   const ops = createOperationalEvents({
     config,
@@ -73,7 +76,7 @@ function otherDrainer(gw: TestGateway) {
     logger: silentLogger(),
     endpoints,
     publish: {
-      events: new EventStore(gw.redis, keys, ledger),
+      events: new EventStore(gw.redis, keys, ledger, queuesInScript ? queues : undefined),
       endpoints,
       jobs: queues,
       metrics,

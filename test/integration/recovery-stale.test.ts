@@ -3,8 +3,8 @@
 import { pino } from "pino";
 import { afterEach, expect, it } from "vitest";
 import { type HookRecord, sinkDeliveryId } from "../../src/domain/hook.ts";
-import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
-import { QueuePlan } from "../../src/queue/queue-plan.ts";
+import { silentLogger } from "../../src/observability/logger.ts";
+import { createDeliveryEngine } from "../../src/queue/delivery-engine.ts";
 import { TickLock } from "../../src/recovery/tick-lock.ts";
 import { startGateway } from "../../src/runtime/gateway.ts";
 import { metricValue } from "../support/hooks.ts";
@@ -45,7 +45,8 @@ it("re-enqueues a hook persisted before a crash exactly once, and never duplicat
     sources: { src: { verify: { type: "none" }, sinks: ["a", "b"] } },
   });
   const { keys, redis, cleanup } = scratchRedis(config);
-  const queues = new DeliveryQueues(redis, keys, new QueuePlan({ a: 1, b: 1 }, false));
+  // The configured engine's queues (BullMQ jobs or ledger queues), as the crashed ingest would have used.
+  const { queues } = createDeliveryEngine(redis, keys, config, silentLogger());
   cleanups.push(async () => {
     await queues.close();
     await cleanup();

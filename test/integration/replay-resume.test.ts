@@ -7,8 +7,8 @@ import { type IndexPosition, rangeOf } from "../../src/domain/dlq.ts";
 import type { DeliveryId, ReplayId } from "../../src/domain/ids.ts";
 import { silentLogger } from "../../src/observability/logger.ts";
 import { Metrics } from "../../src/observability/metrics.ts";
-import { DeliveryQueues } from "../../src/queue/delivery-queues.ts";
-import { QueuePlan } from "../../src/queue/queue-plan.ts";
+import { createDeliveryEngine } from "../../src/queue/delivery-engine.ts";
+import type { DeliveryQueueing } from "../../src/queue/delivery-queueing.ts";
 import { ReplayQueue } from "../../src/queue/replay-queue.ts";
 import { type Gateway, startGateway } from "../../src/runtime/gateway.ts";
 import { ReplayStore } from "../../src/store/replay-store.ts";
@@ -21,14 +21,16 @@ import { admin, deadHooks, dlqSize, replayState } from "./admin-fixtures.ts";
 let api: TestGateway | undefined;
 const runners: Gateway[] = [];
 let rx: Receiver | undefined;
-let queues: DeliveryQueues | undefined;
+let queues: DeliveryQueueing | undefined;
 let replayQueue: ReplayQueue | undefined;
 let store: ReplayStore | undefined;
 
 afterEach(async () => {
   for (const r of runners.splice(0)) await r.stop();
   await queues?.close();
+  queues = undefined;
   await replayQueue?.close();
+  replayQueue = undefined;
   store = undefined;
   await api?.stop();
   await rx?.close();
@@ -72,7 +74,8 @@ it("finishes a batch left half done by a crash, moving each entry exactly once",
   const { dlq, ledger } = ledgerStores(api.redis, keys, { retentionS: 3600 });
   store = new ReplayStore(api.redis, keys, 3600);
   replayQueue = new ReplayQueue(api.redis, keys);
-  queues = new DeliveryQueues(api.redis, keys, new QueuePlan({ out: 1 }, false));
+  // The gateway's own engine (BullMQ jobs or ledger queues): "make its job run again" as the runner does.
+  queues = createDeliveryEngine(api.redis, keys, cfg, silentLogger()).queues;
 
   // The replay's scan order: oldest first, ties by id, over every bucket.
   const { members } = await dlq.slice("source:src", "asc", rangeOf({}), undefined, 100);

@@ -61,8 +61,10 @@ it("regression: per-process sink breakers — two worker processes, a dead sink:
   const window = rx.requests.slice(from);
   const probes = (await transitions("half_open")) - probesBefore;
 
-  // One probe per open period across both processes (each fails and re-opens for OPEN_MS).
-  expect(window.length).toBeGreaterThanOrEqual(2);
+  // One probe per open period across both processes (each fails and re-opens for OPEN_MS): about five
+  // in the window, at least three even on a slow machine. Not one per probe lease (attempt timeout +
+  // lock, 4 s here): a ledger worker held while a probe was out once slept through its failure.
+  expect(window.length).toBeGreaterThanOrEqual(3);
   expect(window.length).toBeLessThanOrEqual(Math.floor(windowMs / OPEN_MS) + 1);
   for (let i = 1; i < window.length; i++)
     expect(window[i]!.receivedAt - window[i - 1]!.receivedAt).toBeGreaterThanOrEqual(OPEN_MS * 0.9);

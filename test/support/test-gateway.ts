@@ -25,6 +25,8 @@ export function testConfig(input: Record<string, unknown>, redisUrl = REDIS_URL)
       lock_ms: 2000,
       retry: { base_ms: 20, max_ms: 200, max_attempts: 5, max_elapsed_ms: 60_000 },
       breaker: { failures: 5, open_ms: 500, max_open_ms: 2000 },
+      // TEST_DISPATCH_ENGINE=bullmq|ledger runs the suite on either engine (unset: the shipped default).
+      ...(process.env.TEST_DISPATCH_ENGINE ? { engine: process.env.TEST_DISPATCH_ENGINE } : {}),
     },
   };
   const merged: Record<string, unknown> = { ...base, ...input };

@@ -2,6 +2,8 @@
 // with jobs still stored in the queues of the partition layout: waiting jobs, and retries delayed in
 // them. The new workers drain those queues beside their own until they are empty, so every delivery
 // ends as it would have, with no recovery pass to rescue it (none runs here, and rows are not stale).
+// A BullMQ-engine upgrade: the ledger engine's queues on a cluster are by bucket whatever `queues` says,
+// and it runs no legacy drain of the other layout (cluster-one-call.test.ts covers its layout).
 import { Queue } from "bullmq";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Config } from "../../src/config/schema.ts";
@@ -33,6 +35,8 @@ function configWith(prefix: string | undefined, queues: "bucket" | "partition"):
     redis: { cluster: { nodes: cluster.seeds, queues } },
     // Retries well after the old worker stops; a breaker that the 503s do not open; rows never stale.
     dispatch: {
+      // BullMQ engine: the partition layout and the legacy drain between layouts exist only there.
+      engine: "bullmq",
       retry: { base_ms: 1500, max_ms: 2000, max_attempts: 5, max_elapsed_ms: 60_000 },
       breaker: { failures: 1000, open_ms: 500, max_open_ms: 1000 },
     },

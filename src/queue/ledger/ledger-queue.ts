@@ -82,15 +82,16 @@ export class LedgerQueue {
     return { entries: raw.map(decodeEntry), nextDueAt: due === "" ? undefined : Number(due) };
   }
 
-  /** Queue a taken delivery again, to run at `until` (ms). */
-  async park(entry: QueueEntry, until: number): Promise<void> {
+  /** Queue a delivery to run at `until` (ms), unless it is queued already; resolves whether it was queued now. */
+  async park(entry: QueueEntry, until: number): Promise<boolean> {
     const watch =
       this.watch.keys.length === 1 ? this.watch.keys[0] : this.watch.keys[bucketOf(entry.id as DeliveryId)];
-    await parkScript.run(
+    const queued = await parkScript.run(
       this.redis,
       [...this.keys, watch ?? ""],
       [entry.id, encodeEntry(entry), Math.round(until), this.watch.holdMs],
     );
+    return queued === 1;
   }
 
   /**

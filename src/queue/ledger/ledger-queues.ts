@@ -6,11 +6,12 @@
 import type { Queue } from "bullmq";
 import { BUCKETS } from "../../domain/ids.ts";
 import type { Keys } from "../../store/keys.ts";
-import type { RedisClient } from "../../store/redis-client.ts";
+import { type RedisClient, isCluster } from "../../store/redis-client.ts";
 import type { JobLayout, JobWrite } from "../../store/row-write.ts";
 import type { DeliveryJobData } from "../delivery-job.ts";
 import type { DeliveryQueueing, EnsureOutcome, JobRef, QueueStateCounts } from "../delivery-queueing.ts";
 import type { QueuePlan } from "../queue-plan.ts";
+import { BullmqJobs } from "./bullmq-import.ts";
 import { LedgerQueue } from "./ledger-queue.ts";
 import { type QueueEntry, encodeEntry } from "./queue-entry.ts";
 
@@ -24,6 +25,11 @@ export class LedgerQueues implements DeliveryQueueing, JobLayout {
   readonly engine = "ledger";
   readonly writeMode = 2;
   private readonly queues = new Map<string, LedgerQueue>();
+  /** The BullMQ queues an older engine may have left jobs in (either queue layout on a cluster). */
+  readonly legacyNames: readonly string[];
+  private readonly legacy: BullmqJobs;
+  /** On a cluster an older engine may have used either queue layout. */
+  private readonly bothLayouts: boolean;
 
   /** `holdMs`: how long a popped row may go unclaimed before recovery looks at it (dispatch.lock_ms). */
   constructor(
@@ -41,6 +47,9 @@ export class LedgerQueues implements DeliveryQueueing, JobLayout {
       });
     for (const sink of Object.keys(plan.partitions)) add(plan.sinkQueues(sink));
     add(plan.outboundQueues());
+    this.bothLayouts = isCluster(redis);
+    this.legacyNames = this.bothLayouts ? [...plan.all(), ...plan.other().all()] : plan.all();
+    this.legacy = new BullmqJobs(redis, keys);
   }
 
   /** Queues on a cluster are always by bucket here, so a row and its queue share a slot. */
@@ -81,11 +90,22 @@ export class LedgerQueues implements DeliveryQueueing, JobLayout {
   }
 
   async ensure(row: JobRef): Promise<EnsureOutcome> {
-    return (await this.forRow(row).push([entryOf(row)])) === 1 ? "added" : "exists";
+    const added = (await this.forRow(row).push([entryOf(row)])) === 1;
+    // A row revived by a replay may have died under the BullMQ engine: its failed job goes, as a
+    // retry of it would have taken it out of the failed set there.
+    if (added) await this.forgetDead(row);
+    return added ? "added" : "exists";
   }
 
-  /** A dead row is on no ledger queue: nothing is kept of it but its row. */
-  async forgetDead(): Promise<void> {}
+  /** A dead row is on no ledger queue; an older engine may have kept its failed job, which goes. */
+  async forgetDead(row: JobRef): Promise<void> {
+    for (const name of this.legacyQueuesOf(row)) await this.legacy.dropFailed(name, row.id);
+  }
+
+  private legacyQueuesOf(row: JobRef): string[] {
+    const here = this.plan.queueOf(row.target, row.id);
+    return this.bothLayouts ? [here, this.plan.other().queueOf(row.target, row.id)] : [here];
+  }
 
   async counts(): Promise<Record<string, QueueStateCounts>> {
     const read = await Promise.all(
@@ -97,9 +117,14 @@ export class LedgerQueues implements DeliveryQueueing, JobLayout {
     return Object.fromEntries(read);
   }
 
-  /** Nothing finished stays on a ledger queue. */
-  async trimFinished(): Promise<number> {
-    return 0;
+  /**
+   * Nothing finished stays on a ledger queue; what an older engine's BullMQ queues kept (failed jobs
+   * of dead deliveries) goes after retention, as it did there.
+   */
+  async trimFinished(ageMs: number, limit: number): Promise<number> {
+    let trimmed = 0;
+    for (const name of this.legacyNames) trimmed += await this.legacy.trimFailed(name, ageMs, limit);
+    return trimmed;
   }
 
   /** Ledger queues are not BullMQ's: the admin API and the portal list their deliveries. */
@@ -107,7 +132,9 @@ export class LedgerQueues implements DeliveryQueueing, JobLayout {
     return [];
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.legacy.close();
+  }
 
   private byQueue(rows: readonly JobRef[]): Map<LedgerQueue, QueueEntry[]> {
     const groups = new Map<LedgerQueue, QueueEntry[]>();

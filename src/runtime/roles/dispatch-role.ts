@@ -4,6 +4,9 @@ import { SinkDispatcher } from "../../delivery/sink-dispatcher.ts";
 import { OutboundDispatcher } from "../../delivery/outbound-dispatcher.ts";
 import { WorkerPool, stopPools } from "../../delivery/worker-pool.ts";
 import { LegacyDrain } from "../../delivery/legacy-drain.ts";
+import { LegacyJobMover } from "../../delivery/legacy-job-mover.ts";
+import { LapseSweep } from "../../recovery/lapse-sweep.ts";
+import { Reconcile } from "../../recovery/reconcile.ts";
 import type { LedgerQueue } from "../../queue/ledger/ledger-queue.ts";
 import { LedgerQueues } from "../../queue/ledger/ledger-queues.ts";
 import { type RedisClient, isCluster } from "../../store/redis-client.ts";
@@ -117,9 +120,33 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
   life.onStop("worker pools", (deadline) => stopPools([sinkPool, outboundPool], deadline));
   // Registered after the pools: it stops counting (and adding workers) before they stop.
   if (legacy) life.onStop("legacy queue drain", () => legacy.stop());
+  // The ledger engine moves the jobs older processes add (a rolling upgrade) onto its queues.
+  const mover =
+    ledgerQueues &&
+    new LegacyJobMover({
+      redis: ledgerRedis,
+      keys,
+      queues: ledgerQueues,
+      names: ledgerQueues.legacyNames,
+      logger,
+    });
+  if (mover) life.onStop("BullMQ job mover", () => mover.stop());
+  // A dead worker's rows come back within about lock_ms, as BullMQ's stalled check gives them back.
+  const lapses =
+    ledgerQueues &&
+    new LapseSweep({
+      reconcile: new Reconcile({ ...core, ledger, queues: ledgerQueues }),
+      redis: ledgerRedis,
+      lockKey: `${keys.recoveryLock}:lapses`,
+      lockMs: config.dispatch.lock_ms,
+      logger,
+    });
+  if (lapses) life.onStop("lapse sweep", () => lapses.stop());
   await dispatcher.start();
   await outbound.start();
   await legacy?.start();
+  await mover?.start();
+  lapses?.start();
 }
 
 /** Named after the queue's ready list, so CLIENT LIST shows which queues have workers waiting. */
