@@ -50,7 +50,7 @@ export class LegacyJobMover {
       if (this.stopped) return;
       try {
         if ((await this.jobs.movable(name)) === 0) continue;
-        const counts = await this.jobs.move(name, { queues: this.deps.queues, write: true });
+        const counts = await this.jobs.move(name, this.deps.queues);
         this.deps.logger.info({ queue: name, ...counts }, "moved BullMQ delivery jobs onto ledger queues");
       } catch (err) {
         this.deps.logger.warn({ queue: name, err: (err as Error).message }, "moving BullMQ jobs failed");

@@ -15,6 +15,11 @@ export interface DeliveryJobData {
   readonly e?: string;
 }
 
+/** The data a delivery carries on its queue: its parent, and for an endpoint the endpoint. */
+export function jobDataOf(row: { readonly parentId: string; readonly target: Target }): DeliveryJobData {
+  return row.target.kind === "endpoint" ? { p: row.parentId, e: row.target.id } : { p: row.parentId };
+}
+
 /** A delivery job as a processor receives it. */
 export type DeliveryJob = Job<DeliveryJobData, void, string>;
 

@@ -8,7 +8,7 @@ import type { DeliveryId } from "../domain/ids.ts";
 import type { Keys } from "../store/keys.ts";
 import type { JobLayout, JobWrite } from "../store/row-write.ts";
 import { queueKeysOf, standardJobWrite } from "./bullmq/job-layout.ts";
-import { DELIVERY_JOB_NAME, type DeliveryJobData } from "./delivery-job.ts";
+import { DELIVERY_JOB_NAME, type DeliveryJobData, jobDataOf } from "./delivery-job.ts";
 import type { QueuePlan } from "./queue-plan.ts";
 import type { DeliveryQueueing, EnsureOutcome, JobRef, QueueStateCounts } from "./delivery-queueing.ts";
 
@@ -19,11 +19,6 @@ const EVENTS_MAX_LEN = 1000;
 
 /** Counted for the depth gate and the gauges. */
 const COUNTED_STATES = ["wait", "delayed", "prioritized", "active", "failed", "completed"] as const;
-
-/** A job's data: ids only (the row and its parent hold the rest). */
-function jobData(row: JobRef): DeliveryJobData {
-  return row.target.kind === "endpoint" ? { p: row.parentId, e: row.target.id } : { p: row.parentId };
-}
 
 /**
  * How long delivery workers keep finished jobs. A completed job is removed at once: its row in the
@@ -98,7 +93,7 @@ export class DeliveryQueues implements DeliveryQueueing, JobLayout {
     const name = this.queueNameOf(row);
     const keys = this.queueKeys.get(name);
     if (!keys) throw new Error(`no queue for ${name}`);
-    return standardJobWrite(this.keyBase(name), keys, row.id, jobData(row));
+    return standardJobWrite(this.keyBase(name), keys, row.id, jobDataOf(row));
   }
 
   all(): ReadonlyMap<string, Queue<DeliveryJobData>> {
@@ -169,7 +164,7 @@ export class DeliveryQueues implements DeliveryQueueing, JobLayout {
   private async add(row: JobRef): Promise<void> {
     const queue = this.forRow(row);
     if (!queue) throw new Error(`no queue for ${this.queueNameOf(row)}`);
-    await queue.add(DELIVERY_JOB_NAME, jobData(row), this.jobOptions(row.id));
+    await queue.add(DELIVERY_JOB_NAME, jobDataOf(row), this.jobOptions(row.id));
   }
 
   /**

@@ -1,6 +1,6 @@
-// BullMQ delivery jobs moved onto ledger queues: what the layout 2 -> 3 migration does once, and what a
-// ledger-engine dispatch process goes on doing while processes of an older release may still add jobs
-// (a rolling upgrade). A waiting job becomes a ready entry, a delayed one a `later` entry at its time;
+// BullMQ delivery jobs moved onto ledger queues: what a ledger-engine dispatch process does at start
+// (jobs a stopped fleet of the older engine left) and goes on doing while processes of an older release
+// may still add jobs (a rolling upgrade; delivery/legacy-job-mover.ts). A waiting job becomes a ready entry, a delayed one a `later` entry at its time;
 // a job a worker holds is left to it (its row finishes there, or recovery takes it back from the
 // ledger). A job whose row is gone or final is removed. A job is removed only after its entry is
 // queued, so a crash between the two leaves both, and the next move finds the delivery queued already
@@ -21,9 +21,9 @@ const MOVABLE = ["wait", "paused", "prioritized", "delayed"] as const;
 const PAGE = 500;
 
 export interface ImportCounts {
-  /** Jobs whose delivery now waits on its ledger queue (or would, in a dry run). */
+  /** Jobs whose delivery now waits on its ledger queue. */
   moved: number;
-  /** Jobs of rows gone or final, removed (or that would be). */
+  /** Jobs of rows gone or final, removed. */
   dropped: number;
   /** Jobs left where they are: their target is not configured (recovery dead-letters such rows). */
   left: number;
@@ -34,13 +34,6 @@ export interface LedgerTarget {
   readonly plan: QueuePlan;
   has(row: Pick<DeliveryRow, "id" | "target">): boolean;
   queue(name: string): LedgerQueue;
-}
-
-export interface ImportOptions {
-  /** The ledger queues the deliveries move to. */
-  readonly queues: LedgerTarget;
-  /** False: count what a move would do, change nothing. */
-  readonly write: boolean;
 }
 
 /** The BullMQ delivery queues of a prefix, by name, read and emptied onto ledger queues. */
@@ -63,12 +56,12 @@ export class BullmqJobs {
     return (await this.queue(name).clean(ageMs, limit, "failed")).length;
   }
 
-  /** Move the waiting and delayed jobs of the queue `name` onto ledger queues. */
-  async move(name: string, opts: ImportOptions): Promise<ImportCounts> {
+  /** Move the waiting and delayed jobs of the queue `name` onto the ledger queues `to`. */
+  async move(name: string, to: LedgerTarget): Promise<ImportCounts> {
     const counts: ImportCounts = { moved: 0, dropped: 0, left: 0 };
     const queue = this.queue(name);
     for (const state of MOVABLE) {
-      // Moved and dropped jobs leave the set; a page starts after those that stay (a dry run's all).
+      // Moved and dropped jobs leave the set; a page starts after those that stay.
       let start = 0;
       for (;;) {
         const jobs = (await queue.getJobs([state], start, start + PAGE - 1, true)) as (
@@ -76,9 +69,9 @@ export class BullmqJobs {
         )[];
         if (jobs.length === 0) break;
         for (const job of jobs) {
-          const outcome = job ? await this.moveOne(job, opts) : "left";
+          const outcome = job ? await this.moveOne(job, to) : "left";
           counts[outcome]++;
-          if (!opts.write || outcome === "left") start++;
+          if (outcome === "left") start++;
         }
       }
     }
@@ -97,16 +90,15 @@ export class BullmqJobs {
     this.open.clear();
   }
 
-  private async moveOne(job: Job<DeliveryJobData>, opts: ImportOptions): Promise<keyof ImportCounts> {
+  private async moveOne(job: Job<DeliveryJobData>, to: LedgerTarget): Promise<keyof ImportCounts> {
     const id = job.id as DeliveryId | undefined;
     if (!id?.startsWith("dl_")) return "left";
     const row = parseRow(id, await this.redis.hgetall(this.keys.delivery(id)));
     const live = row && row.state !== "delivered" && row.state !== "dead";
-    if (live && !opts.queues.has(row)) return "left";
-    if (!opts.write) return live ? "moved" : "dropped";
+    if (live && !to.has(row)) return "left";
     if (live) {
       const entry = { id, data: job.data };
-      const queue = opts.queues.queue(opts.queues.plan.queueOf(row.target, id));
+      const queue = to.queue(to.plan.queueOf(row.target, id));
       const runAt = job.timestamp + (job.delay ?? 0);
       if (runAt > Date.now()) await queue.park(entry, runAt);
       else await queue.push([entry]);

@@ -8,7 +8,7 @@ import { BUCKETS } from "../../domain/ids.ts";
 import type { Keys } from "../../store/keys.ts";
 import { type RedisClient, isCluster } from "../../store/redis-client.ts";
 import type { JobLayout, JobWrite } from "../../store/row-write.ts";
-import type { DeliveryJobData } from "../delivery-job.ts";
+import { jobDataOf } from "../delivery-job.ts";
 import type { DeliveryQueueing, EnsureOutcome, JobRef, QueueStateCounts } from "../delivery-queueing.ts";
 import type { QueuePlan } from "../queue-plan.ts";
 import { BullmqJobs } from "./bullmq-import.ts";
@@ -16,9 +16,7 @@ import { LedgerQueue } from "./ledger-queue.ts";
 import { type QueueEntry, encodeEntry } from "./queue-entry.ts";
 
 function entryOf(row: JobRef): QueueEntry {
-  const data: DeliveryJobData =
-    row.target.kind === "endpoint" ? { p: row.parentId, e: row.target.id } : { p: row.parentId };
-  return { id: row.id, data };
+  return { id: row.id, data: jobDataOf(row) };
 }
 
 export class LedgerQueues implements DeliveryQueueing, JobLayout {
