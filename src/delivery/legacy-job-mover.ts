@@ -15,10 +15,8 @@ const CHECK_MS = 10_000;
 export interface LegacyJobMoverDeps {
   readonly redis: RedisClient;
   readonly keys: Keys;
-  /** Where the jobs go. */
+  /** Where the jobs go; its `legacyNames` are the BullMQ delivery queues looked in. */
   readonly queues: LedgerQueues;
-  /** The BullMQ delivery queues to look in. */
-  readonly names: readonly string[];
   readonly logger: Logger;
   readonly checkMs?: number;
 }
@@ -46,7 +44,7 @@ export class LegacyJobMover {
   }
 
   private async check(): Promise<void> {
-    for (const name of this.deps.names) {
+    for (const name of this.deps.queues.legacyNames) {
       if (this.stopped) return;
       try {
         if ((await this.jobs.movable(name)) === 0) continue;

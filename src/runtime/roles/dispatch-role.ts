@@ -83,7 +83,7 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
   const outboundPool = pool(outboundConnection);
   // On a cluster, jobs may wait in the other queue layout's queues (from before an upgrade or a switch
   // of redis.cluster.queues): they are drained beside the current ones. One Redis has one layout only.
-  // (The ledger engine leaves BullMQ jobs to recovery: every row stays in its bucket's watch set.)
+  // (The ledger engine moves BullMQ jobs onto its own queues instead: the mover below.)
   const legacy =
     isCluster(ledgerRedis) && !ledgerPools
       ? new LegacyDrain({ plan: plan.other(), redis: ledgerRedis, keys, logger })
@@ -127,7 +127,6 @@ export async function startDispatchRole(core: Core, opts: { outboundLookup?: Res
       redis: ledgerRedis,
       keys,
       queues: ledgerQueues,
-      names: ledgerQueues.legacyNames,
       logger,
     });
   if (mover) life.onStop("BullMQ job mover", () => mover.stop());
