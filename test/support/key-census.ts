@@ -47,9 +47,10 @@ export function owner(
   const queue = /^:([\w.-]+)\}:([\w.-]+):(meta|id|events|marker|stalled-check)$/.exec(rest);
   if (queue && queue[1] === queue[2]) return "a queue's bookkeeping";
   // The recovery scheduler, and its last ticks (at most 100, for an hour: shown in Bull Board); a tick
-  // runs every recovery.interval_ms, so the census may also meet one waiting or in progress.
+  // runs every recovery.interval_ms, so the census may also meet one waiting or in progress (holding
+  // its lock, which lives as long as the worker's lock duration).
   if (
-    /^:maintenance\}:maintenance:(repeat|repeat:recovery|repeat:recovery:\d+|delayed|completed|wait|active)$/.test(
+    /^:maintenance\}:maintenance:(repeat|repeat:recovery|repeat:recovery:\d+(:lock)?|delayed|completed|wait|active)$/.test(
       rest,
     )
   )

@@ -91,9 +91,14 @@ it("manages endpoints, publishes idempotently, and a receiver verifies the deliv
 
 it("walks the DLQ by its cursor, replays it and follows the replay to its end", async () => {
   const { client } = await setUp();
-  const rx = await receiver({ fallback: 410 });
+  // The first 410 disables the endpoint, and a disabled endpoint is sent no new event: the receiver
+  // answers only once all three are published, or a fast first delivery leaves the others unmade.
+  let published!: () => void;
+  const allPublished = new Promise<void>((resolve) => (published = resolve));
+  const rx = await receiver({ fallback: { status: 410, after: allPublished } });
   const endpoint = await client.endpoints.create({ url: `${rx.url}/gone`, event_types: ["*"] });
   for (let i = 0; i < 3; i++) await client.events.publish({ type: "item.made", payload: { i } });
+  published();
   await eventually(async () => (await client.dlq.list({ endpoint: endpoint.id })).data.length === 3);
   const dead: string[] = [];
   for await (const entry of client.dlq.entries({ endpoint: endpoint.id, limit: 2 })) dead.push(entry.id);
