@@ -10,18 +10,35 @@ export interface MasterUse {
   readonly cpuUs: number;
   readonly calls: number;
   readonly cmdUs: number;
+  /** Calls by command name (scripts' commands included), for the breakdown BENCH_DETAIL prints. */
+  readonly byCommand: ReadonlyMap<string, number>;
+  /** Bytes sent to replicas. */
+  readonly replBytes: number;
 }
 
 async function useOf(server: Redis): Promise<MasterUse> {
-  const [cpu, stats] = await Promise.all([server.info("cpu"), server.info("commandstats")]);
-  const field = (name: string): number => Number(new RegExp(`${name}:([0-9.]+)`).exec(cpu)?.[1] ?? NaN);
+  const [cpu, stats, counters] = await Promise.all([
+    server.info("cpu"),
+    server.info("commandstats"),
+    server.info("stats"),
+  ]);
+  const field = (text: string, name: string): number =>
+    Number(new RegExp(`${name}:([0-9.]+)`).exec(text)?.[1] ?? NaN);
   let calls = 0;
   let cmdUs = 0;
-  for (const m of stats.matchAll(/^cmdstat_[^:]+:calls=(\d+),usec=(\d+)/gm)) {
-    calls += Number(m[1]);
-    cmdUs += Number(m[2]);
+  const byCommand = new Map<string, number>();
+  for (const m of stats.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) {
+    byCommand.set(m[1] ?? "", Number(m[2]));
+    calls += Number(m[2]);
+    cmdUs += Number(m[3]);
   }
-  return { cpuUs: (field("used_cpu_user") + field("used_cpu_sys")) * 1e6, calls, cmdUs };
+  return {
+    cpuUs: (field(cpu, "used_cpu_user") + field(cpu, "used_cpu_sys")) * 1e6,
+    calls,
+    cmdUs,
+    byCommand,
+    replBytes: field(counters, "total_net_repl_output_bytes"),
+  };
 }
 
 /** What each master (by address), or the one Redis, has used so far. */
@@ -40,9 +57,18 @@ export function spent(
 ): MasterUse[] {
   return [...after].flatMap(([node, use]) => {
     const was = before.get(node);
-    return was === undefined
-      ? []
-      : [{ cpuUs: use.cpuUs - was.cpuUs, calls: use.calls - was.calls, cmdUs: use.cmdUs - was.cmdUs }];
+    if (was === undefined) return [];
+    const byCommand = new Map<string, number>();
+    for (const [name, calls] of use.byCommand) byCommand.set(name, calls - (was.byCommand.get(name) ?? 0));
+    return [
+      {
+        cpuUs: use.cpuUs - was.cpuUs,
+        calls: use.calls - was.calls,
+        cmdUs: use.cmdUs - was.cmdUs,
+        byCommand,
+        replBytes: use.replBytes - was.replBytes,
+      },
+    ];
   });
 }
 

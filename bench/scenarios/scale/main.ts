@@ -20,6 +20,9 @@
 // fewer cores than processes, more workers or more Redis masters add overhead, not speed. The table
 // shows the cost of spreading, not the gain a machine per process would see.
 //
+// BENCH_DETAIL=1 adds, per contender, the commands per hook by name and the bytes fed to replicas: on
+// a cluster the group commits split by bucket, which shows as more `evalsha` calls per hook.
+//
 // Knobs: BENCH_N (hooks per contender, 3000), BENCH_ROUNDS (2), BENCH_WORKERS (1,2,4), BENCH_PARTITIONS
 // (4), BENCH_IDLE_S (5), BENCH_BACKENDS (one,cluster), BENCH_CLUSTER_NODES (seed URLs of an existing
 // cluster, comma-separated; unset: one is started), REDIS_URL (unset: a private redis-server).
@@ -73,6 +76,9 @@ interface Figures {
   /** Commands the masters ran per hook (scripts' commands included), and the µs spent in them. */
   readonly calls: number;
   readonly cmdUs: number;
+  /** Per hook: bytes fed to replicas, and calls by command (`evalsha`: script calls). */
+  readonly replBytes: number;
+  readonly byCommand: ReadonlyMap<string, number>;
 }
 
 const codes: Code[] = [
@@ -120,6 +126,13 @@ function configOf(backend: Backend, prefix: string): Record<string, unknown> {
   };
 }
 
+/** Calls by command summed over masters, per hook. */
+function perHook(maps: readonly ReadonlyMap<string, number>[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of maps) for (const [name, calls] of m) out.set(name, (out.get(name) ?? 0) + calls / N);
+  return out;
+}
+
 /** One contender once: start its processes, idle, ingest N hooks, wait for the N-th delivery, clean up. */
 async function run(c: Contender, round: number, index: number): Promise<Figures> {
   const prefix = `bscale${round}${index}${c.backend === "one Redis" ? "s" : "c"}${c.workers}x${process.pid}`;
@@ -161,6 +174,8 @@ async function run(c: Contender, round: number, index: number): Promise<Figures>
       netUs: sum(perMaster) - (idleUsPerS * busyMs) / 1000 / N,
       calls: sum(used.map((u) => u.calls)) / N,
       cmdUs: sum(used.map((u) => u.cmdUs)) / N,
+      replBytes: sum(used.map((u) => u.replBytes)) / N,
+      byCommand: perHook(used.map((u) => u.byCommand)),
     };
   } finally {
     await Promise.all(children.map((t) => t.stop()));
@@ -231,6 +246,25 @@ console.log(
   `\nmedians over ${ROUNDS} round(s), ${N} unsigned 1 KiB hooks each; ratios against one Redis, same code and workers:\n`,
 );
 console.log(table(summary));
+if (process.env.BENCH_DETAIL === "1") {
+  // Where the calls go, per contender (medians over rounds): the commands that differ between backends.
+  const names = [
+    ...new Set([...results.values()].flatMap((fs) => fs.flatMap((f) => [...f.byCommand.keys()]))),
+  ];
+  const detail = contenders.map((c) => {
+    const row: Record<string, string | number> = {
+      contender: `${c.code.label}, ${c.backend}, ${c.workers}`,
+      "repl B/hook": Math.round(medianOf(c, (f) => f.replBytes)),
+    };
+    for (const name of names) {
+      const calls = medianOf(c, (f) => f.byCommand.get(name) ?? 0);
+      if (calls >= 0.05) row[name] = calls.toFixed(2);
+    }
+    return row;
+  });
+  console.log(`\nBENCH_DETAIL: commands per hook, summed over masters (scripts' commands included):\n`);
+  for (const row of detail) console.log(JSON.stringify(row));
+}
 console.log(
   `\n${availableParallelism()} cores for 1 API process, up to ${Math.max(...WORKERS)} workers, the receiver, the load ` +
     `generator and ${cluster ? "6 Redis Cluster nodes plus the single Redis" : "the Redis servers"}: ` +
