@@ -187,7 +187,11 @@ export function createAttemptRunner<P extends PreparedAttempt>(deps: RunnerDeps<
     // From here the target accounts for the admission itself (settled, or unadmit when handed back).
     held.admission = undefined;
     const finishedAt = now();
-    const attemptLog = (): Record<string, unknown> => ({ ...traced, duration_ms: finishedAt - startedAt });
+    const attemptLog = (extra?: Record<string, unknown>): Record<string, unknown> => ({
+      ...traced,
+      duration_ms: finishedAt - startedAt,
+      ...extra,
+    });
 
     // Phase 4: record the outcome, then hand it to BullMQ.
     if (result.ok) {
@@ -201,7 +205,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(deps: RunnerDeps<
         attempt: attemptOf(result, startedAt, finishedAt),
       };
       if ((await record(row, writer, delivered, finishedAt)) && logger.isLevelEnabled("info"))
-        logger.info({ ...attemptLog(), result: "ok" }, "delivered");
+        logger.info(attemptLog({ result: "ok" }), "delivered");
       if (timeline.on)
         timeline.markAll(job.data.p, [
           // When BullMQ's worker asked for the job (its moveToActive stamp, whole ms): the wait before
@@ -224,7 +228,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(deps: RunnerDeps<
       held.row = undefined;
       await target.unadmit(job, admission);
       await record(row, writer, { outcome: "release" }, finishedAt);
-      logger.info({ ...attemptLog(), result: "cancelled", reason: failure.reason }, "attempt handed back");
+      logger.info(attemptLog({ result: "cancelled", reason: failure.reason }), "attempt handed back");
       return park(finishedAt, failure.reason);
     }
     const errorClass = errorClassOf(failure);
@@ -268,7 +272,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(deps: RunnerDeps<
     await target.settled?.(prepared, result, false);
     if (!written) return DONE;
     logger.warn(
-      { ...attemptLog(), result: errorClass, reason: failure.reason, retry_in_ms: decision.delayMs },
+      attemptLog({ result: errorClass, reason: failure.reason, retry_in_ms: decision.delayMs }),
       "attempt failed",
     );
     return park(next, failure.reason);

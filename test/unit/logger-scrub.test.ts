@@ -1,7 +1,7 @@
 // What the logger censors and masks (src/observability/logger.ts): the keys pino's redact paths named,
 // at a line's top level and one level down, in its fields and in a child's bindings; URL userinfo in
-// strings at any depth. The fields passed in are never changed.
-import { expect, it } from "vitest";
+// strings at any depth. The fields passed in are never changed. And each line's time stamp.
+import { expect, it, vi } from "vitest";
 import { createLogger, scrubLogFields } from "../../src/observability/logger.ts";
 
 function capture(): { lines: Record<string, unknown>[]; write(line: string): void } {
@@ -50,4 +50,24 @@ it("scrubs a child's bindings too", () => {
 it("returns the very object when there is nothing to change", () => {
   const fields = { delivery_id: "d1", source: "bench", nested: { sink: "out" }, n: 1 };
   expect(scrubLogFields(fields)).toBe(fields);
+});
+
+it("stamps each line with the time it was written, formatted once per millisecond", () => {
+  const out = capture();
+  const logger = createLogger({ level: "info", destination: out });
+  const at = [
+    Date.UTC(2026, 11, 6, 12, 0, 0, 1),
+    Date.UTC(2026, 11, 6, 12, 0, 0, 1),
+    Date.UTC(2026, 11, 6, 12, 0, 0, 2),
+  ];
+  const now = vi.spyOn(Date, "now");
+  try {
+    for (const ms of at) {
+      now.mockReturnValue(ms);
+      logger.info("tick");
+    }
+  } finally {
+    now.mockRestore();
+  }
+  expect(out.lines.map((l) => l.time)).toEqual(at.map((ms) => new Date(ms).toISOString()));
 });
