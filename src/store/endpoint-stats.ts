@@ -10,11 +10,15 @@ import {
   emptyTally,
   windowStats,
 } from "../domain/attempt-stats.ts";
+import { inGroups } from "./group-indexes.ts";
 import type { Keys } from "./keys.ts";
 import { LuaScript } from "./lua-script.ts";
-import { type RedisClient, pipelineByNode } from "./redis-client.ts";
+import { type RedisClient, isCluster, pipelineByNode } from "./redis-client.ts";
+import { TickBatch } from "./tick-batch.ts";
 
-const endScript = new LuaScript("end-endpoint-attempt-3.lua", 3);
+const endScript = new LuaScript("end-endpoint-attempts-n.lua", "n", { oneSlotOnClusterOnly: true });
+/** The most attempts one call ends (it runs atomically: a bound on how long it holds Redis). */
+const MAX_ENDS_PER_CALL = 128;
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
@@ -53,28 +57,50 @@ export function endpointStatsKeys(keys: Keys, id: string, now: number): string[]
   return out;
 }
 
+interface EndedAttempt {
+  readonly id: string;
+  readonly holder: string;
+  readonly attempt: CountedAttempt;
+}
+
 export class EndpointStatsStore {
+  private readonly ends: TickBatch<EndedAttempt, boolean>;
+
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: Keys,
-  ) {}
+  ) {
+    // One call a tick on one Redis; on a cluster one per endpoint (its hash tag), at once.
+    const perEndpoint = isCluster(redis);
+    this.ends = new TickBatch(
+      (batch) => inGroups(batch, perEndpoint ? (e) => e.id : () => "", (group) => this.endGroup(group)),
+      MAX_ENDS_PER_CALL,
+    );
+  }
 
   /**
    * Count one attempt of endpoint `id` and give back the concurrency slot `holder` held for it (see
    * InflightGate), in one call: both are in the endpoint's hash tag, and both happen once an answer is
-   * in. Resolves false if `holder` held no slot (already given back, or its lease lapsed).
+   * in. Resolves false if `holder` held no slot (already given back, or its lease lapsed). Attempts
+   * that end within one tick go out together.
    */
-  async endAttempt(id: string, holder: string, a: CountedAttempt): Promise<boolean> {
-    const reply = await endScript.run(
-      this.redis,
-      [
+  endAttempt(id: string, holder: string, attempt: CountedAttempt): Promise<boolean> {
+    return this.ends.add({ id, holder, attempt });
+  }
+
+  private async endGroup(group: readonly EndedAttempt[]): Promise<boolean[]> {
+    const keys: string[] = [];
+    const args: (string | number)[] = [MINUTE_TTL_S, HOUR_TTL_S];
+    for (const { id, holder, attempt: a } of group) {
+      keys.push(
         this.keys.endpointGate(id, "inflight"),
         this.keys.endpointStats(id, "m", Math.floor(a.at / MINUTE_MS)),
         this.keys.endpointStats(id, "h", Math.floor(a.at / HOUR_MS)),
-      ],
-      [holder, a.ok ? 1 : 0, durationBin(a.durationMs), a.outcome, a.at, MINUTE_TTL_S, HOUR_TTL_S],
-    );
-    return reply === 1;
+      );
+      args.push(holder, a.ok ? 1 : 0, durationBin(a.durationMs), a.outcome, a.at);
+    }
+    const replies = (await endScript.run(this.redis, keys, args)) as number[];
+    return replies.map((released) => released === 1);
   }
 
   /** The last hour (by minute) and day (by hour) of endpoint `id`, as of `now`. */
