@@ -187,11 +187,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(deps: RunnerDeps<
     // From here the target accounts for the admission itself (settled, or unadmit when handed back).
     held.admission = undefined;
     const finishedAt = now();
-    const attemptLog = (extra?: Record<string, unknown>): Record<string, unknown> => ({
-      ...traced,
-      duration_ms: finishedAt - startedAt,
-      ...extra,
-    });
+    const attemptLog = (extra?: object) => ({ ...traced, duration_ms: finishedAt - startedAt, ...extra });
 
     // Phase 4: record the outcome, then hand it to BullMQ.
     if (result.ok) {
