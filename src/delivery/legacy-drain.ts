@@ -51,9 +51,8 @@ export class LegacyDrain {
   }
 
   /** Count once now (so jobs already there start at once), then every interval. */
-  async start(): Promise<void> {
-    await this.check();
-    this.task.start();
+  start(): Promise<void> {
+    return this.task.startNow();
   }
 
   /** Stop counting (the pools stop their workers, retired or not, themselves). */

@@ -32,9 +32,8 @@ export class LegacyJobMover {
   }
 
   /** Move what is there now (so jobs left by the older engine run at once), then every interval. */
-  async start(): Promise<void> {
-    await this.check();
-    this.task.start();
+  start(): Promise<void> {
+    return this.task.startNow();
   }
 
   async stop(): Promise<void> {

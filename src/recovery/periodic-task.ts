@@ -12,10 +12,18 @@ export class PeriodicTask {
 
   /** Start ticking (the first run one interval from now). */
   start(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.body().finally(() => (this.running = undefined));
-    }, this.everyMs);
+    this.timer = setInterval(() => void this.run(), this.everyMs);
     this.timer.unref();
+  }
+
+  /** Run once now (what is there at start is handled at once), then tick; resolves after that first run. */
+  async startNow(): Promise<void> {
+    this.start();
+    await this.run();
+  }
+
+  private run(): Promise<void> {
+    return (this.running ??= this.body().finally(() => (this.running = undefined)));
   }
 
   /** Stop ticking, and wait for a run in progress. */
