@@ -5,7 +5,7 @@
 // it holds jobs: a deployment with nothing left there pays one count per queue per interval, not a
 // blocking connection per queue.
 import type { Logger } from "../observability/logger.ts";
-import { PendingJobs } from "../queue/pending-jobs.ts";
+import { pendingJobs, queueKeyBase } from "../queue/bullmq/queue-census.ts";
 import type { QueuePlan } from "../queue/queue-plan.ts";
 import type { Keys } from "../store/keys.ts";
 import type { RedisClient } from "../store/redis-client.ts";
@@ -32,12 +32,10 @@ export interface LegacyDrainDeps {
 
 export class LegacyDrain {
   private readonly watched: Watched[] = [];
-  private readonly pending: PendingJobs;
   private readonly task: PeriodicTask;
   private stopped = false;
 
   constructor(private readonly deps: LegacyDrainDeps) {
-    this.pending = new PendingJobs(deps.redis, deps.keys);
     this.task = new PeriodicTask(() => this.check(), deps.checkMs ?? CHECK_MS);
   }
 
@@ -59,14 +57,13 @@ export class LegacyDrain {
   async stop(): Promise<void> {
     this.stopped = true;
     await this.task.stop();
-    await this.pending.close();
   }
 
   private async check(): Promise<void> {
     for (const w of this.watched) {
       if (this.stopped) return;
       try {
-        const pending = await this.pending.of(w.queue.name);
+        const pending = await pendingJobs(this.deps.redis, queueKeyBase(this.deps.keys, w.queue.name));
         if (pending > 0 && !w.worker) {
           this.deps.logger.info(
             { queue: w.queue.name, jobs: pending },

@@ -11,7 +11,7 @@ import { parseRow } from "../../store/delivery-row.ts";
 import type { Keys } from "../../store/keys.ts";
 import type { RedisClient } from "../../store/redis-client.ts";
 import type { DeliveryJobData } from "../delivery-job.ts";
-import { failedJobs, waitingJobs } from "../bullmq/queue-census.ts";
+import { failedJobs, queueKeyBase, waitingJobs } from "../bullmq/queue-census.ts";
 import type { DeliveryRow } from "../../domain/delivery.ts";
 import type { QueuePlan } from "../queue-plan.ts";
 import type { LedgerQueue } from "./ledger-queue.ts";
@@ -109,7 +109,7 @@ export class BullmqJobs {
   }
 
   private base(name: string): string {
-    return `${this.keys.queuePrefix(name)}:${name}:`;
+    return queueKeyBase(this.keys, name);
   }
 
   private queue(name: string): Queue<DeliveryJobData> {
