@@ -101,6 +101,21 @@ describe("layout migration 0 -> 1", () => {
     expect([...new Set(watched)].sort()).toEqual([...live.a, ...live.b].sort());
   });
 
+  it("a death recorded while its job was still active stays dead (killed before the job was failed); a replay in flight is due again", async () => {
+    const s = scratch();
+    const dying = await writePreLedgerHook(s.redis, s.prefix, [
+      { sink: "b", state: "dead", attempts: 1, active: "before-death" },
+    ]);
+    const replaying = await writePreLedgerHook(s.redis, s.prefix, [
+      { sink: "b", state: "dead", attempts: 1, requeued: true, active: "after-death" },
+    ]);
+    await ensureLayout(s.redis, s.keys, silentLogger());
+    const row = (id: string) => s.redis.hgetall(s.keys.delivery(sinkDeliveryId(id as HookId, "b")));
+    expect(await row(dying)).toMatchObject({ st: "dead", a: "1", ec: "permanent", le: "HTTP 400" });
+    expect(await row(replaying)).toMatchObject({ st: "pending", a: "0" });
+    expect(await jobsOf(s, "b")).toEqual([sinkDeliveryId(replaying as HookId, "b")]);
+  });
+
   it("--dry-run counts what would move and writes nothing", async () => {
     const s = scratch();
     await writeHooks(s, 6);

@@ -11,7 +11,8 @@
 //   {p}:dedup:<tenant|->:<source>:<dedup key>   string: the hook id, EX dedup TTL
 //   {p}:sink-<sink>:<job id>, :wait, :failed   BullMQ's job hash, wait list and failed set (job ids
 //                            `<hook id>-<sink>`); a dead delivery's job is failed unless it was
-//                            requeued (a replay, Bull Board's retry), which left its DLQ entry
+//                            requeued (a replay, Bull Board's retry), which left its DLQ entry;
+//                            :active holds the jobs taken (processedOn) when the release died
 import type { Redis } from "ioredis";
 import { newId } from "../../src/domain/ids.ts";
 
@@ -24,6 +25,11 @@ export interface PreLedgerSinkFixture {
   readonly requeued?: boolean;
   /** A retrying one whose DLQ entry outlived its replay (kept until a success, as that release did). */
   readonly staleDlqEntry?: boolean;
+  /**
+   * A dead one whose job was still in the active list when the release died, taken before the death
+   * was recorded (killed between recording it and failing the job) or after it (a replay's attempt).
+   */
+  readonly active?: "before-death" | "after-death";
 }
 
 /** Write one pre-ledger hook of source `src` with the given per-sink states; returns its id. */
@@ -101,7 +107,13 @@ export async function writePreLedgerHook(
         name: "deliver",
         data: JSON.stringify({ hookId: id, sink: s.sink }),
       });
-    if (s.state === "dead" && !s.requeued) await redis.zadd(`${base}:sink-${s.sink}:failed`, now - 5000, job);
+    if (s.active !== undefined) {
+      const deadAt = now - 5000;
+      const taken = s.active === "before-death" ? deadAt - 200 : deadAt + 2000;
+      await redis.hset(`${base}:sink-${s.sink}:${job}`, "processedOn", taken);
+      await redis.lpush(`${base}:sink-${s.sink}:active`, job);
+    } else if (s.state === "dead" && !s.requeued)
+      await redis.zadd(`${base}:sink-${s.sink}:failed`, now - 5000, job);
     else if (s.state !== "delivered") await redis.lpush(`${base}:sink-${s.sink}:wait`, job);
   }
   await redis.hset(`${base}:hook:${id}`, fields);

@@ -221,20 +221,24 @@ export async function readPreLedgerHook(
   const meta = JSON.parse(raw.meta.toString("utf8")) as PreLedgerMeta;
   const sinks = await Promise.all(
     meta.sinks.map(async (sink) => {
-      const [entry, deadTtlMs, jobExists, failedAt] = await Promise.all([
+      const jobId = `${id}-${sink}`;
+      const [entry, deadTtlMs, taken, failedAt, activeAt] = await Promise.all([
         redis.hgetall(old.dlqEntry(id, sink)),
         redis.pttl(old.dlqEntry(id, sink)),
-        redis.exists(old.job(id, sink)),
-        redis.zscore(old.failed(sink), `${id}-${sink}`),
+        redis.hget(old.job(id, sink), "processedOn"),
+        redis.zscore(old.failed(sink), jobId),
+        redis.lpos(old.active(sink), jobId),
       ]);
       const stored = raw[`s:${sink}`];
-      return {
-        sink,
-        state: stored === undefined ? undefined : (JSON.parse(stored.toString("utf8")) as PreLedgerSinkState),
-        dead: parseDlqEntry(entry),
-        deadTtlMs,
-        requeued: jobExists === 1 && failedAt === null,
-      };
+      const state =
+        stored === undefined ? undefined : (JSON.parse(stored.toString("utf8")) as PreLedgerSinkState);
+      const dead = parseDlqEntry(entry);
+      const jobExists = taken !== null || (await redis.exists(old.job(id, sink))) === 1;
+      // That release recorded a death, then failed the job: killed in between, the job is still active,
+      // taken before the death. Taken after it, it is a replay's attempt in flight.
+      const diedAt = dead?.dead_at ?? state?.last_attempt_at;
+      const failing = activeAt !== null && diedAt !== undefined && Number(taken ?? 0) <= diedAt;
+      return { sink, state, dead, deadTtlMs, requeued: jobExists && failedAt === null && !failing };
     }),
   );
   return { id, meta, hdr: raw.hdr, body: raw.body, sinks, ttlMs };

@@ -105,6 +105,11 @@ export class PreLedgerKeys {
     return `${this.base}:sink-${sink}:${hookId}-${sink}`;
   }
 
+  /** The active list of a sink's queue (the jobs taken by a worker). */
+  active(sink: string): string {
+    return `${this.base}:sink-${sink}:active`;
+  }
+
   /** The failed set of a sink's queue (the dead deliveries' jobs). */
   failed(sink: string): string {
     return `${this.base}:sink-${sink}:failed`;
