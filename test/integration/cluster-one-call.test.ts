@@ -5,7 +5,6 @@
 // engine's queues on a cluster are by bucket whatever `queues` says, so its entries are always written
 // by the persist, in the record's slot.
 import { Queue } from "bullmq";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sinkDeliveryId } from "../../src/domain/hook.ts";
 import type { HookId } from "../../src/domain/ids.ts";
@@ -16,11 +15,12 @@ import { sendHook } from "../support/hooks.ts";
 import { ledgerQueueOf } from "../support/ingest-cluster-helpers.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
 import { type TestCluster, startTestCluster } from "../support/redis-cluster.ts";
+import { type RedisMonitor, monitorRedis } from "../support/redis-monitor.ts";
 import { type TestGateway, eventually, startTestGateway, testConfig } from "../support/test-gateway.ts";
 
 let cluster: TestCluster;
 let rx: Receiver;
-const monitors: Redis[] = [];
+const monitors: RedisMonitor[] = [];
 /** Script calls (EVALSHA/EVAL) every master has run, with their arguments. */
 const seen: string[][] = [];
 
@@ -28,7 +28,7 @@ beforeAll(async () => {
   cluster = await startTestCluster();
   rx = await startReceiver({ fallback: 200 });
   for (const master of await cluster.masters()) {
-    const monitor = await new Redis(master.port, "127.0.0.1").monitor();
+    const monitor = await monitorRedis(`redis://127.0.0.1:${master.port}`);
     monitor.on("monitor", (_time: string, args: string[]) => {
       const verb = args[0]?.toLowerCase();
       if (verb === "evalsha" || verb === "eval") seen.push(args);

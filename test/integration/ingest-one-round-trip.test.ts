@@ -17,6 +17,7 @@ import { metricValue, sendHook } from "../support/hooks.ts";
 import { ledgerQueueOf, queuedEntries } from "../support/ingest-cluster-helpers.ts";
 import { hookFixture, ledgerStores } from "../support/ledger.ts";
 import { type Receiver, startReceiver } from "../support/receiver.ts";
+import { monitorRedis } from "../support/redis-monitor.ts";
 import { type TestGateway, eventually, startTestGateway, testConfig } from "../support/test-gateway.ts";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -62,7 +63,7 @@ function sinkQueue(gw: TestGateway): Queue {
 async function sendWatchingScripts(
   gw: TestGateway,
 ): Promise<{ id: string; row: string; naming: string[][] }> {
-  const monitor = await new Redis(gw.config.redis.url).monitor();
+  const monitor = await monitorRedis(gw.config.redis.url);
   cleanups.push(async () => monitor.disconnect());
   const seen: string[][] = [];
   const prefix = gw.config.redis.prefix;

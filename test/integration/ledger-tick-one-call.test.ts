@@ -8,6 +8,7 @@ import { bucketOf, deliveryIdFor, newId } from "../../src/domain/ids.ts";
 import { DeliveryStore, ledgerOptions } from "../../src/store/delivery-store.ts";
 import { HOOK_ATTEMPT_FIELDS } from "../../src/store/hook-store.ts";
 import { hookFixture, ledgerStores } from "../support/ledger.ts";
+import { monitorRedis } from "../support/redis-monitor.ts";
 import { scratchRedis, testConfig } from "../support/test-gateway.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -89,7 +90,7 @@ it("a delivered outcome writes its row with one HMGET, one HDEL and one HSET", a
     sources: { src: { verify: { type: "none" }, sinks: ["out"] } },
   });
   const { keys, redis, cleanup } = scratchRedis(config);
-  const monitor = await redis.monitor();
+  const monitor = await monitorRedis(config.redis.url);
   cleanups.push(async () => {
     monitor.disconnect();
     await cleanup();
