@@ -1,13 +1,10 @@
 // The ends of outbound attempts (a concurrency slot given back, the attempt counted in its endpoint's
 // health): those of one event-loop tick go to Redis in one call, across endpoints, and each still gets
 // its own answer (false for a holder whose slot was already gone) and its own endpoint's counts.
-import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
 import { afterEach, expect, it, vi } from "vitest";
 import { InflightGate } from "../../src/delivery/inflight-gate.ts";
 import { EndpointStatsStore } from "../../src/store/endpoint-stats.ts";
-import { Keys } from "../../src/store/keys.ts";
-import { REDIS_URL, deletePrefix } from "../support/test-gateway.ts";
+import { scratchPrefix } from "../support/test-gateway.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -15,13 +12,8 @@ afterEach(async () => {
 });
 
 it("ends the attempts of one tick in one call, each with its own slot and counts", async () => {
-  const prefix = `t${randomBytes(5).toString("hex")}`;
-  const keys = new Keys(prefix);
-  const redis = new Redis(REDIS_URL);
-  cleanups.push(async () => {
-    await deletePrefix(redis, prefix);
-    redis.disconnect();
-  });
+  const { keys, redis, cleanup } = scratchPrefix();
+  cleanups.push(cleanup);
   const inflight = new InflightGate(redis, (id) => keys.endpointGate(id, "inflight"));
   const stats = new EndpointStatsStore(redis, keys);
   for (const [id, holder] of [

@@ -1,17 +1,14 @@
 // The legacy drain counts the other queue layout's queues with plain length reads: a queue that was
 // never there stays absent (no BullMQ meta key written by merely looking), and one holding a job gets
 // a worker, retired once the job is gone.
-import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
 import { afterEach, expect, it } from "vitest";
 import { LegacyDrain } from "../../src/delivery/legacy-drain.ts";
 import type { PoolQueue, PoolWorker, WorkerPool } from "../../src/delivery/worker-pool.ts";
 import { silentLogger } from "../../src/observability/logger.ts";
 import { queueKeyBase } from "../../src/queue/bullmq/queue-census.ts";
 import type { QueuePlan } from "../../src/queue/queue-plan.ts";
-import { Keys } from "../../src/store/keys.ts";
 import { census } from "../support/key-census.ts";
-import { REDIS_URL, deletePrefix } from "../support/test-gateway.ts";
+import { scratchPrefix } from "../support/test-gateway.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -19,13 +16,8 @@ afterEach(async () => {
 });
 
 it("regression: counting the other layout's queues creates none of them, and a queue with a job gets a worker", async () => {
-  const prefix = `t${randomBytes(5).toString("hex")}`;
-  const keys = new Keys(prefix);
-  const redis = new Redis(REDIS_URL);
-  cleanups.push(async () => {
-    await deletePrefix(redis, prefix);
-    redis.disconnect();
-  });
+  const { prefix, keys, redis, cleanup } = scratchPrefix();
+  cleanups.push(cleanup);
   const added: string[] = [];
   const retired: string[] = [];
   const pool = {

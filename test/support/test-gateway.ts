@@ -79,6 +79,21 @@ export function scratchRedis(config: Config): { keys: Keys; redis: Redis; cleanu
   };
 }
 
+/** A fresh random prefix on the test Redis, its keys and a client; cleanup deletes its keys and disconnects. */
+export function scratchPrefix(): { prefix: string; keys: Keys; redis: Redis; cleanup: () => Promise<void> } {
+  const prefix = `t${randomBytes(5).toString("hex")}`;
+  const redis = new Redis(REDIS_URL);
+  return {
+    prefix,
+    keys: new Keys(prefix),
+    redis,
+    cleanup: async () => {
+      await deletePrefix(redis, prefix);
+      redis.disconnect();
+    },
+  };
+}
+
 export async function startTestGateway(config: Config, opts: GatewayOptions = {}): Promise<TestGateway> {
   const metrics = new Metrics();
   const gateway = await startGateway(config, { logger: silentLogger(), metrics, graceMs: 2000, ...opts });
