@@ -117,6 +117,33 @@ export const dlqResult = z.object({
 });
 export type DlqResult = z.infer<typeof dlqResult>;
 
+const scaleFigures = z.object({
+  backend: z.enum(["one", "cluster"]),
+  workers: z.number(),
+  ingest: figure,
+  e2e: figure,
+  /** Redis CPU µs per hook, summed over masters; `netUs` less what they spent idle over the same time. */
+  redisUs: figure,
+  netUs: figure,
+  idleUsPerS: figure,
+  /** Commands per hook (scripts' own commands included), and script calls per hook. */
+  calls: figure,
+  scriptCalls: figure,
+  rounds: z.array(z.object({ redisUs: figure, e2e: figure })),
+});
+export type ScaleFigures = z.infer<typeof scaleFigures>;
+
+export const scaleResult = z.object({
+  script: z.literal("scale"),
+  quick: z.boolean(),
+  hooks: z.number(),
+  rounds: z.number(),
+  partitions: z.number(),
+  /** Medians over rounds, one entry per backend and number of worker processes. */
+  contenders: z.array(scaleFigures),
+});
+export type ScaleResult = z.infer<typeof scaleResult>;
+
 /** NaN (nothing measured) as null, for a result file. */
 export function orNull(value: number): number | null {
   return Number.isFinite(value) ? value : null;

@@ -8,14 +8,16 @@ import {
   type FanoutResult,
   type IngestResult,
   type MemoryResult,
+  type ScaleResult,
   dlqResult,
   e2eResult,
   fanoutResult,
   ingestResult,
   memoryResult,
+  scaleResult,
 } from "../shared/result-types.ts";
 
-export const SCENARIOS = ["ingest", "e2e", "latency", "memory", "fanout", "dlq"] as const;
+export const SCENARIOS = ["ingest", "e2e", "latency", "memory", "fanout", "dlq", "scale"] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 /** What the steps found, by step. */
@@ -26,6 +28,7 @@ export interface StepResults {
   memory?: MemoryResult;
   fanout?: FanoutResult;
   dlq?: DlqResult;
+  scale?: ScaleResult;
 }
 
 export interface Step {
@@ -108,6 +111,17 @@ export function steps(selected: ReadonlySet<Scenario>, quick: boolean): Step[] {
       args: q,
       privateRedis: true,
       schema: dlqResult,
+    });
+  if (selected.has("scale"))
+    out.push({
+      ...base,
+      id: "scale",
+      label: "scale: one Redis vs a 3-master Redis Cluster",
+      script: "bench/scenarios/scale/main.ts",
+      args: q,
+      // The script starts its own Redis and cluster; one worker process, the comparison.
+      env: quick ? {} : { BENCH_WORKERS: "1", BENCH_ROUNDS: "3" },
+      schema: scaleResult,
     });
   return out;
 }

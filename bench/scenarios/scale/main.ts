@@ -23,6 +23,9 @@
 // BENCH_DETAIL=1 adds, per contender, the commands per hook by name and the bytes fed to replicas: on
 // a cluster the group commits split by bucket, which shows as more `evalsha` calls per hook.
 //
+// --json FILE writes the medians of this checkout's contenders (`npm run bench` runs it with 1 worker
+// process and 3 rounds); --quick (BENCH_N 300, 1 round, 1 worker, 1 s idle) is a smoke test.
+//
 // Knobs: BENCH_N (hooks per contender, 3000), BENCH_ROUNDS (2), BENCH_WORKERS (1,2,4), BENCH_PARTITIONS
 // (4), BENCH_IDLE_S (5), BENCH_BACKENDS (one,cluster), BENCH_CLUSTER_NODES (seed URLs of an existing
 // cluster, comma-separated; unset: one is started), REDIS_URL (unset: a private redis-server).
@@ -36,17 +39,26 @@ import { deletePrefix, testRedis } from "../../../test/support/test-gateway.ts";
 import { configSchema } from "../../../src/config/schema.ts";
 import { startPrivateRedis } from "../../../src/runtime/dev-redis.ts";
 import { sendStart } from "../../shared/control.ts";
+import { benchFlags, knob, writeResult } from "../../shared/flags.ts";
 import { ingest } from "../../shared/exact-load.ts";
 import { startReceiver } from "../../shared/receiver-handle.ts";
 import { mastersUse, spent, sum } from "../../shared/redis-masters-cpu.ts";
+import { type ScaleResult, orNull } from "../../shared/result-types.ts";
 import { SWITCHYARD_NODE, median, startTarget, table, type Target } from "../../shared/support.ts";
 
-const { values: cli } = parseArgs({ options: { against: { type: "string", multiple: true } } });
-const N = Number(process.env.BENCH_N ?? 3000);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const WORKERS = (process.env.BENCH_WORKERS ?? "1,2,4").split(",").map(Number);
+const { values: cli } = parseArgs({
+  options: {
+    against: { type: "string", multiple: true },
+    json: { type: "string" },
+    quick: { type: "boolean", default: false },
+  },
+});
+const flags = benchFlags();
+const N = knob("BENCH_N", flags.quick, 300, 3000);
+const ROUNDS = knob("BENCH_ROUNDS", flags.quick, 1, 2);
+const WORKERS = (process.env.BENCH_WORKERS ?? (flags.quick ? "1" : "1,2,4")).split(",").map(Number);
 const PARTITIONS = Number(process.env.BENCH_PARTITIONS ?? 4);
-const IDLE_MS = Number(process.env.BENCH_IDLE_S ?? 5) * 1000;
+const IDLE_MS = knob("BENCH_IDLE_S", flags.quick, 1, 5) * 1000;
 const BACKENDS = (process.env.BENCH_BACKENDS ?? "one,cluster").split(",");
 const TIMEOUT_MS = Math.max(60_000, N * 40);
 const body = Buffer.from(JSON.stringify({ type: "invoice.paid", data: { pad: "" } }));
@@ -271,6 +283,29 @@ console.log(
     "more processes and more masters here measure the overhead of spreading, not a speedup. Redis CPU is " +
     "summed over masters; the cluster's masters also feed their replicas, which one Redis does not.",
 );
+
+const scripts = (f: Figures): number => (f.byCommand.get("evalsha") ?? 0) + (f.byCommand.get("eval") ?? 0);
+writeResult(flags.json, {
+  script: "scale",
+  quick: flags.quick,
+  hooks: N,
+  rounds: ROUNDS,
+  partitions: PARTITIONS,
+  contenders: contenders
+    .filter((c) => c.code.label === "this")
+    .map((c) => ({
+      backend: c.backend === "one Redis" ? "one" : "cluster",
+      workers: c.workers,
+      ingest: orNull(medianOf(c, (f) => f.ingest)),
+      e2e: orNull(medianOf(c, (f) => f.e2e)),
+      redisUs: orNull(medianOf(c, (f) => f.redisUs)),
+      netUs: orNull(medianOf(c, (f) => f.netUs)),
+      idleUsPerS: orNull(medianOf(c, (f) => f.idleUsPerS)),
+      calls: orNull(medianOf(c, (f) => f.calls)),
+      scriptCalls: orNull(medianOf(c, scripts)),
+      rounds: (results.get(key(c)) ?? []).map((f) => ({ redisUs: orNull(f.redisUs), e2e: orNull(f.e2e) })),
+    })),
+} satisfies ScaleResult);
 
 for (const m of monitors.values()) m.disconnect();
 await receiver.stop();
