@@ -99,7 +99,9 @@ export class LedgerWorker {
           return;
         }
         for (const entry of popped.entries) this.start(entry);
-        if (popped.entries.length === 0) await this.idle(popped.nextDueAt);
+        // Drained, it still has a free lane (it took fewer than it had): it waits for the doorbell
+        // rather than popping an empty queue again. A busy worker never holds the doorbell's one ring.
+        if (popped.drained) await this.idle(popped.nextDueAt);
       } catch (err) {
         if (this.closing) return;
         this.opts.onError(err instanceof Error ? err : new Error(String(err)));

@@ -48,7 +48,7 @@ it("hands out the oldest first, each delivery once however often it was pushed",
   expect(await queue.depth()).toBe(3);
   expect(ids((await queue.pop(2)).entries)).toEqual(["dl_1", "dl_2"]);
   expect((await queue.pop(5)).entries).toEqual([entry(3)]);
-  expect(await queue.pop(5)).toEqual({ entries: [], nextDueAt: undefined });
+  expect(await queue.pop(5)).toEqual({ entries: [], drained: true, nextDueAt: undefined });
   // Taken, it is no longer queued: pushing it again queues it again.
   expect(await queue.push([entry(2)])).toBe(1);
 });
@@ -60,11 +60,25 @@ it("runs a wait that is over before newer work, and says when the next one is du
   await queue.park(entry(7), now - 1);
   await queue.park(entry(8), now + 5000);
   expect(await queue.depth()).toBe(3);
-  expect(ids((await queue.pop(5, now)).entries)).toEqual(["dl_7", "dl_1"]);
-  expect(await queue.pop(5, now)).toEqual({ entries: [], nextDueAt: now + 5000 });
+  const first = await queue.pop(5, now);
+  expect(ids(first.entries)).toEqual(["dl_7", "dl_1"]);
+  // Fewer than asked: the ready list is empty, and the pop says so and when the next wait is due.
+  expect(first.drained).toBe(true);
+  expect(first.nextDueAt).toBe(now + 5000);
+  expect(await queue.pop(5, now)).toEqual({ entries: [], drained: true, nextDueAt: now + 5000 });
   // A parked delivery is queued: recovery's push leaves it where it is.
   expect(await queue.push([entry(8)])).toBe(0);
   expect(ids((await queue.pop(5, now + 5000)).entries)).toEqual(["dl_8"]);
+});
+
+it("a pop that takes all it asked for does not say the queue is drained", async () => {
+  const { queue } = setup();
+  const now = 1_700_000_000_000;
+  await queue.push([entry(1), entry(2), entry(3)]);
+  await queue.park(entry(8), now + 5000);
+  expect(await queue.pop(2, now)).toMatchObject({ drained: false, nextDueAt: undefined });
+  expect(await queue.pop(1, now)).toMatchObject({ drained: false, nextDueAt: undefined });
+  expect(await queue.pop(1, now)).toEqual({ entries: [], drained: true, nextDueAt: now + 5000 });
 });
 
 it("makes each taken row due for recovery hold ms after the pop, in its own bucket's watch set only if there", async () => {

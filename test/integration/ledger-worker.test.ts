@@ -109,6 +109,30 @@ it("wakes when work arrives while idle", async () => {
   expect((runs[0] ?? 0) - pushed).toBeLessThan(1000);
 });
 
+it("a pop that empties the queue is followed by the doorbell wait, not by a pop of the empty queue", async () => {
+  const runs: string[] = [];
+  const { queue } = setup(async (ticket) => {
+    runs.push(ticket.id ?? "");
+    return DONE;
+  }, 4);
+  await sleep(200); // idle, blocked on the doorbell
+  const pops: number[] = [];
+  const pop = queue.pop.bind(queue);
+  queue.pop = async (max, now) => {
+    const popped = await pop(max, now);
+    pops.push(popped.entries.length);
+    return popped;
+  };
+  await queue.push([entry(1), entry(2), entry(3)]);
+  await until(() => runs.length === 3);
+  await sleep(200);
+  // One pop took the three; with a lane still free the worker went back to the doorbell.
+  expect(pops).toEqual([3]);
+  await queue.push([entry(4)]);
+  await until(() => runs.length === 4);
+  expect(pops).toEqual([3, 1]);
+});
+
 it("a close lets running attempts finish and takes nothing more", async () => {
   const finished: string[] = [];
   let release: () => void = () => undefined;

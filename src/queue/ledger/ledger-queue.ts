@@ -19,11 +19,13 @@ const discardScript = new LuaScript("discard-entries-4.lua", 4);
 /** Due entries one pop moves from later to ready at most (the rest move on the next pop). */
 const PROMOTE_PER_POP = 1000;
 
-/** What one pop took, and when to look again if it took nothing. */
+/** What one pop took, and when to look again if it emptied the ready list. */
 export interface Popped {
   /** Oldest first. */
   readonly entries: readonly QueueEntry[];
-  /** When the earliest waiting entry is due (ms), if nothing was taken and one waits. */
+  /** Fewer taken than asked: nothing is ready now, and the next push rings the doorbell. */
+  readonly drained: boolean;
+  /** When the earliest waiting entry is due (ms), if the pop drained the queue and one waits. */
   readonly nextDueAt: number | undefined;
 }
 
@@ -79,7 +81,11 @@ export class LedgerQueue {
     ]);
     if (!Array.isArray(reply) || !Array.isArray(reply[0])) throw new Error("pop-entries: unexpected reply");
     const [raw, due] = reply as [string[], string];
-    return { entries: raw.map(decodeEntry), nextDueAt: due === "" ? undefined : Number(due) };
+    return {
+      entries: raw.map(decodeEntry),
+      drained: raw.length < max,
+      nextDueAt: due === "" ? undefined : Number(due),
+    };
   }
 
   /** Queue a delivery to run at `until` (ms), unless it is queued already; resolves whether it was queued now. */

@@ -10,7 +10,9 @@
         then the watch sets: the 16 buckets' in bucket order, or one (a queue of one bucket)
   ARGV  how many to take (>= 1), now (ms), how many due entries to move at most, hold (ms)
 
-  Returns {entries taken (oldest first), when the earliest later entry is due (ms) or ''}.
+  Returns {entries taken (oldest first), when the earliest later entry is due (ms) or ''}. The due time
+  is given whenever the pop took fewer than asked: ready is empty then, and the worker waits on the
+  doorbell (or until that time) instead of popping again to find out.
 ]]
 -- ring(bell): wake one idle worker.
 -- @include store/lua/queue/push.lua
@@ -48,6 +50,10 @@ for i = #taken, 1, -1 do
   redis.call('ZADD', watch, 'XX', lookAt, id)
 end
 redis.call('SREM', members, unpack(ids))
+if #taken < max then
+  local first = redis.call('ZRANGE', later, 0, 0, 'WITHSCORES')
+  return {oldest, first[2] or ''}
+end
 if redis.call('LLEN', ready) > 0 then
   ring(bell)
 end
