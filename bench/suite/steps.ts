@@ -119,7 +119,7 @@ export function steps(selected: ReadonlySet<Scenario>, quick: boolean): Step[] {
       label: "scale: one Redis vs a 3-master Redis Cluster",
       script: "bench/scenarios/scale/main.ts",
       args: q,
-      // The script starts its own Redis and cluster; one worker process, the comparison.
+      // The script starts its own Redis and cluster; one worker process, the comparison the target is for.
       env: quick ? {} : { BENCH_WORKERS: "1", BENCH_ROUNDS: "3" },
       schema: scaleResult,
     });
