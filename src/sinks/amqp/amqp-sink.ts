@@ -5,7 +5,7 @@ import type { AmqpSinkConfig } from "./config.ts";
 import type { DeliveryResult } from "../../domain/error-class.ts";
 import type { Delivery } from "../../domain/hook.ts";
 import type { AttemptAbort } from "../attempt-abort.ts";
-import { buildQueueMessage, queueMessageHeaders } from "../queue-message.ts";
+import { encodeQueueMessage, queueMessageHeaders } from "../queue-message.ts";
 import { type Sink, type SinkDeps, type SinkDescription, effectiveBatchMax } from "../sink.ts";
 import { renderTemplate } from "../template.ts";
 import { abortedResult, raceAbort } from "./abort.ts";
@@ -73,7 +73,7 @@ export function createAmqpSink(name: string, config: AmqpSinkConfig, deps: SinkD
   function toRequest(delivery: Delivery): PublishRequest {
     return {
       routingKey: renderTemplate(config.routing_key, delivery.hook),
-      content: Buffer.from(JSON.stringify(buildQueueMessage(delivery, inlineMaxBytes))),
+      content: encodeQueueMessage(delivery, inlineMaxBytes),
       messageId: delivery.hook.id,
       headers: queueMessageHeaders(delivery),
     };

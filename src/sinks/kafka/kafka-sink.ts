@@ -9,7 +9,7 @@ import type { KafkaSinkConfig } from "./config.ts";
 import { ok, transient, type DeliveryResult } from "../../domain/error-class.ts";
 import type { Delivery } from "../../domain/hook.ts";
 import { type AttemptAbort, onAbort } from "../attempt-abort.ts";
-import { buildQueueMessage, queueMessageHeaders } from "../queue-message.ts";
+import { encodeQueueMessage, queueMessageHeaders } from "../queue-message.ts";
 import { type Sink, type SinkDescription, type SinkFactory, effectiveBatchMax } from "../sink.ts";
 import { renderTemplate } from "../template.ts";
 import { Batcher } from "./batcher.ts";
@@ -80,7 +80,7 @@ export const createKafkaSink: SinkFactory<KafkaSinkConfig> = (name, config, deps
 
   const toMessage = (delivery: Delivery): Message => ({
     key: renderTemplate(config.key, delivery.hook),
-    value: JSON.stringify(buildQueueMessage(delivery, inlineMaxBytes)),
+    value: encodeQueueMessage(delivery, inlineMaxBytes),
     headers: queueMessageHeaders(delivery),
   });
 
