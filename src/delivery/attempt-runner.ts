@@ -5,7 +5,7 @@
 // for the queue that handed it out to carry out. The ledger row, never the queue's entry, holds the
 // state; the retry policy, never the queue's attempt count, decides every retry and every death.
 // Inbound sinks and outbound endpoints differ only in their DeliveryTarget.
-import { type Attempt, attemptOf } from "../domain/attempt.ts";
+import { attemptOf } from "../domain/attempt.ts";
 import { type DeliveryResult, type SinkFailure, errorClassOf, wasCancelled } from "../domain/error-class.ts";
 import { type Random, decideRetry } from "../domain/retry-policy.ts";
 import { LogThrottle } from "../observability/log-throttle.ts";
@@ -19,6 +19,7 @@ import { asStoreUnavailable } from "../store/store-errors.ts";
 import { type AttemptEnd, DONE, dead, park, withJitter } from "../domain/attempt-end.ts";
 import type { DeliveryTicket } from "./delivery-ticket.ts";
 import { LeaseGuard } from "./lease-guard.ts";
+import { type LedgerRow, outcomeWriter } from "./outcome-writer.ts";
 import { settleMissingRow } from "./missing-row.ts";
 import type {
   Admission,
@@ -42,8 +43,6 @@ export interface RunnerDeps<P extends PreparedAttempt> {
   readonly random?: Random;
 }
 
-type LedgerRow = Parameters<DeliveryStore["finish"]>[0];
-
 /** The claim an attempt holds, so an unexpected error can hand it back. */
 interface Held {
   admission?: Admission | undefined;
@@ -66,6 +65,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(deps: RunnerDeps<
   const { target, ledger, metrics, leaseMs, logger } = deps;
   const tracing = deps.tracing ?? TRACING_OFF;
   const outageLog = new LogThrottle(OUTAGE_LOG_INTERVAL_MS, now);
+  const { record, deadLetter } = outcomeWriter({ target, ledger, metrics, logger, now });
 
   return async (job, token) => {
     const held: Held = {};
@@ -162,7 +162,7 @@ export function createAttemptRunner<P extends PreparedAttempt>(deps: RunnerDeps<
       held.admission = undefined;
       await target.unadmit(job, admission);
       const reason = `out of attempts before attempt ${claim.attempt} (interrupted attempts or a lowered max_attempts)`;
-      return deadLetter(prepared, row, writer, { kind: "transient", reason }, log, "attempts", false);
+      return deadLetter(prepared, row, writer, { kind: "transient", reason }, log, "attempts");
     }
 
     // Phase 3: send under the lease (renewed while it runs, the attempt cancelled if it cannot be: see
@@ -240,17 +240,10 @@ export function createAttemptRunner<P extends PreparedAttempt>(deps: RunnerDeps<
     });
     span?.end(errorClass, decision.kind === "dead" ? "dead" : "retrying", failure.statusCode);
     if (decision.kind === "dead")
-      return deadLetter(
-        prepared,
-        row,
-        writer,
-        failure,
-        attemptLog(),
-        decision.why,
-        true,
+      return deadLetter(prepared, row, writer, failure, attemptLog(), decision.why, {
         result,
-        attemptOf(result, startedAt, finishedAt),
-      );
+        attempt: attemptOf(result, startedAt, finishedAt),
+      });
     const next = finishedAt + decision.delayMs;
     const written = await record(
       row,
@@ -272,51 +265,5 @@ export function createAttemptRunner<P extends PreparedAttempt>(deps: RunnerDeps<
       "attempt failed",
     );
     return park(next, failure.reason);
-  }
-
-  /** Write an outcome; a refusal means another worker owns the row now, which is counted, not an error. */
-  async function record(
-    row: LedgerRow,
-    writer: { fence: number },
-    finish: Finish,
-    at = now(),
-  ): Promise<boolean> {
-    const written = await ledger.finish(row, writer, finish, at);
-    if (!written) {
-      metrics.fenced();
-      logger.warn(
-        { delivery_id: row.id, outcome: finish.outcome },
-        "outcome refused: the lease was lost to another worker",
-      );
-    }
-    return written;
-  }
-
-  async function deadLetter(
-    p: P,
-    row: LedgerRow,
-    writer: { fence: number },
-    failure: SinkFailure,
-    log: Record<string, unknown>,
-    why: string,
-    attempted = true,
-    result?: DeliveryResult,
-    attempt?: Attempt,
-  ): Promise<AttemptEnd> {
-    const errorClass = errorClassOf(failure);
-    // Count first: whoever sees the dead row (an alert, a test) sees the metrics too.
-    metrics.deadLettered(p, errorClass, failure.kind === "permanent" && failure.config);
-    const finish: Finish = {
-      outcome: "dead",
-      reason: failure.reason,
-      errorClass,
-      statusCode: failure.statusCode,
-      attempted,
-      ...(attempt ? { attempt } : {}),
-    };
-    if (await record(row, writer, finish))
-      logger.error({ ...log, result: errorClass, reason: failure.reason, why }, "dead-lettered");
-    if (result) await target.settled?.(p, result, true);
-    return dead(`${errorClass}: ${failure.reason}`);
   }
 }
