@@ -47,12 +47,7 @@ export interface OutcomeWriterDeps<P extends PreparedAttempt> {
 export function outcomeWriter<P extends PreparedAttempt>(deps: OutcomeWriterDeps<P>): OutcomeWriter<P> {
   const { target, ledger, metrics, logger, now } = deps;
 
-  async function record(
-    row: LedgerRow,
-    writer: { fence: number },
-    finish: Finish,
-    at = now(),
-  ): Promise<boolean> {
+  const record: OutcomeWriter<P>["record"] = async (row, writer, finish, at = now()) => {
     const written = await ledger.finish(row, writer, finish, at);
     if (!written) {
       metrics.fenced();
@@ -62,17 +57,9 @@ export function outcomeWriter<P extends PreparedAttempt>(deps: OutcomeWriterDeps
       );
     }
     return written;
-  }
+  };
 
-  async function deadLetter(
-    p: P,
-    row: LedgerRow,
-    writer: { fence: number },
-    failure: SinkFailure,
-    log: Record<string, unknown>,
-    why: string,
-    sent?: SentAttempt,
-  ): Promise<AttemptEnd> {
+  const deadLetter: OutcomeWriter<P>["deadLetter"] = async (p, row, writer, failure, log, why, sent) => {
     const errorClass = errorClassOf(failure);
     metrics.deadLettered(p, errorClass, failure.kind === "permanent" && failure.config);
     const finish: Finish = {
@@ -87,7 +74,7 @@ export function outcomeWriter<P extends PreparedAttempt>(deps: OutcomeWriterDeps
       logger.error({ ...log, result: errorClass, reason: failure.reason, why }, "dead-lettered");
     if (sent) await target.settled?.(p, sent.result, true);
     return dead(`${errorClass}: ${failure.reason}`);
-  }
+  };
 
   return { record, deadLetter };
 }
