@@ -18,6 +18,13 @@
 -- @include store/lua/queue/push.lua
 
 local ready, later, bell, members = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+
+-- When the earliest later entry is due (ms), or '' when none waits.
+local function nextDue()
+  local first = redis.call('ZRANGE', later, 0, 0, 'WITHSCORES')
+  return first[2] or ''
+end
+
 local max = tonumber(ARGV[1])
 local due = redis.call('ZRANGEBYSCORE', later, '-inf', ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
 if #due > 0 then
@@ -32,8 +39,7 @@ end
 -- LRANGE + LTRIM, not RPOP with a count: Redis before 6.2 has no count.
 local taken = redis.call('LRANGE', ready, -max, -1)
 if #taken == 0 then
-  local first = redis.call('ZRANGE', later, 0, 0, 'WITHSCORES')
-  return {{}, first[2] or ''}
+  return {{}, nextDue()}
 end
 redis.call('LTRIM', ready, 0, -max - 1)
 local oldest = {}
@@ -51,8 +57,7 @@ for i = #taken, 1, -1 do
 end
 redis.call('SREM', members, unpack(ids))
 if #taken < max then
-  local first = redis.call('ZRANGE', later, 0, 0, 'WITHSCORES')
-  return {oldest, first[2] or ''}
+  return {oldest, nextDue()}
 end
 if redis.call('LLEN', ready) > 0 then
   ring(bell)
