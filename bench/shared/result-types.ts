@@ -141,6 +141,20 @@ export const scaleResult = z.object({
   partitions: z.number(),
   /** Medians over rounds, one entry per backend and number of worker processes. */
   contenders: z.array(scaleFigures),
+  /**
+   * The hot path's commands sent plain on each backend (bench/scenarios/scale/command-floor.ts): what the
+   * cluster costs Redis itself, before any choice of Switchyard's. Absent in files from before it was measured.
+   */
+  floor: z
+    .array(
+      z.object({
+        backend: z.enum(["one", "cluster"]),
+        redisUs: figure,
+        netUs: figure,
+        rounds: z.array(z.object({ redisUs: figure })),
+      }),
+    )
+    .optional(),
 });
 export type ScaleResult = z.infer<typeof scaleResult>;
 

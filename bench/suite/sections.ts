@@ -3,6 +3,7 @@
 // suite was written to); where one comes from elsewhere its row says so.
 import type { E2eResult } from "../shared/result-types.ts";
 import { type Row, type Section, row } from "./report.ts";
+import { scale } from "./scale-section.ts";
 import type { Scenario, StepResults } from "./steps.ts";
 
 const DLQ_TARGET_SOURCE =
@@ -262,51 +263,6 @@ function dlq(r: StepResults): Section {
     notes: d
       ? [
           `Page: median of ${d.pageRuns}; full listing: median of ${d.fullRuns}; filling took ${((d.fillMs ?? NaN) / 1000).toFixed(1)} s.`,
-        ]
-      : [],
-  };
-}
-
-function scale(r: StepResults): Section {
-  const s = r.scale;
-  const of = (backend: "one" | "cluster", workers: number) =>
-    s?.contenders.find((c) => c.backend === backend && c.workers === workers);
-  const workers = [...new Set(s?.contenders.map((c) => c.workers) ?? [1])];
-  const rows = workers.flatMap((w) => {
-    const [cluster, one] = [of("cluster", w), of("one", w)];
-    const n = `${w} worker process${w === 1 ? "" : "es"}`;
-    return [
-      row(`Redis CPU per hook, summed over masters, ${n}`, "µs", cluster?.redisUs, one?.redisUs, {
-        on: "ratio",
-        op: "<=",
-        value: 1.15,
-      }),
-      row(`the same less the masters' idle spend, ${n}`, "µs", cluster?.netUs, one?.netUs),
-      row(`script calls per hook, ${n}`, "calls", cluster?.scriptCalls, one?.scriptCalls),
-      row(`delivered end to end, ${n}`, "hooks/s", cluster?.e2e, one?.e2e),
-    ];
-  });
-  const perRound = (c: ReturnType<typeof of>, one: ReturnType<typeof of>): string =>
-    (c?.rounds ?? [])
-      .map((r, i) => {
-        const base = one?.rounds[i]?.redisUs;
-        return r.redisUs !== null && base ? (r.redisUs / base).toFixed(2) : "–";
-      })
-      .join(", ");
-  return {
-    id: "scale",
-    title: "Redis Cluster",
-    baseline:
-      "here the baseline is the same Switchyard on one Redis. Both backends are started by the script from " +
-      "redis-server processes (the cluster: 3 masters, 3 replicas); one api-role and one dispatch-role " +
-      "process ingest unsigned 1 KiB hooks to one HTTP sink at a local receiver, and the Redis CPU (user + " +
-      "sys) is summed over the masters from the first POST to the last arrival. The cluster's masters also " +
-      "feed their replicas and the cluster bus; the single Redis has neither.",
-    rows,
-    notes: s
-      ? [
-          `${s.hooks.toLocaleString("en")} hooks per contender, median of ${s.rounds} round(s), ${s.partitions} queue partitions; ` +
-            `the CPU ratio per round: ${perRound(of("cluster", workers[0] ?? 1), of("one", workers[0] ?? 1))}.`,
         ]
       : [],
   };

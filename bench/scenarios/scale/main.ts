@@ -20,6 +20,9 @@
 // fewer cores than processes, more workers or more Redis masters add overhead, not speed. The table
 // shows the cost of spreading, not the gain a machine per process would see.
 //
+// Each round also sends the hot path's commands plain on both backends (command-floor.ts): the cluster
+// ratio Redis itself charges for the same commands and round trips, beside Switchyard's.
+//
 // BENCH_DETAIL=1 adds, per contender, the commands per hook by name and the bytes fed to replicas: on
 // a cluster the group commits split by bucket, which shows as more `evalsha` calls per hook.
 //
@@ -43,6 +46,14 @@ import { benchFlags, knob, writeResult } from "../../shared/flags.ts";
 import { ingest } from "../../shared/exact-load.ts";
 import { startReceiver } from "../../shared/receiver-handle.ts";
 import { mastersUse, spent, sum } from "../../shared/redis-masters-cpu.ts";
+import {
+  type Backend,
+  type FloorFigures,
+  commandFloor,
+  floorResult,
+  floorRow,
+  floorSummary,
+} from "./command-floor.ts";
 import { type ScaleResult, orNull } from "../../shared/result-types.ts";
 import { SWITCHYARD_NODE, median, startTarget, table, type Target } from "../../shared/support.ts";
 
@@ -64,7 +75,6 @@ const TIMEOUT_MS = Math.max(60_000, N * 40);
 const body = Buffer.from(JSON.stringify({ type: "invoice.paid", data: { pad: "" } }));
 const BODY = JSON.stringify({ type: "invoice.paid", data: { pad: "x".repeat(1024 - body.length) } });
 
-type Backend = "one Redis" | "3-master cluster";
 /** A checkout whose Switchyard runs: this one, or one given with --against. */
 interface Code {
   readonly label: string;
@@ -204,6 +214,7 @@ const contenders: Contender[] = (["one Redis", "3-master cluster"] as const)
 const key = (c: Contender): string => `${c.code.label}|${c.backend}|${c.workers}`;
 const results = new Map<string, Figures[]>(contenders.map((c) => [key(c), []]));
 const rows: Record<string, string | number>[] = [];
+const floors = new Map<Backend, FloorFigures[]>([...monitors.keys()].map((b) => [b, []]));
 for (let round = 1; round <= ROUNDS; round++) {
   // Rotate the order each round so a slow spell of the machine does not always hit the same contender.
   const order = contenders.map((_, i) => contenders[(i + round - 1) % contenders.length]!);
@@ -225,6 +236,14 @@ for (let round = 1; round <= ROUNDS; round++) {
       "cmds/hook": f.calls.toFixed(1),
       "cmd µs/hook": Math.round(f.cmdUs),
     });
+  }
+  // Redis's own price of the cluster, beside Switchyard's: the hot path's commands sent plain.
+  for (const [backend, redis] of monitors) {
+    const prefix = `bfloor${round}${backend === "one Redis" ? "s" : "c"}x${process.pid}`;
+    const f = await commandFloor(redis, prefix, N, Math.min(IDLE_MS, 2000), BODY);
+    await deletePrefix(redis, prefix);
+    floors.get(backend)!.push(f);
+    rows.push(floorRow(round, backend, f));
   }
 }
 
@@ -258,6 +277,7 @@ console.log(
   `\nmedians over ${ROUNDS} round(s), ${N} unsigned 1 KiB hooks each; ratios against one Redis, same code and workers:\n`,
 );
 console.log(table(summary));
+if (floors.size === 2) console.log(`\n${floorSummary(floors)}`);
 if (process.env.BENCH_DETAIL === "1") {
   // Where the calls go, per contender (medians over rounds): the commands that differ between backends.
   const names = [
@@ -305,6 +325,7 @@ writeResult(flags.json, {
       scriptCalls: orNull(medianOf(c, scripts)),
       rounds: (results.get(key(c)) ?? []).map((f) => ({ redisUs: orNull(f.redisUs), e2e: orNull(f.e2e) })),
     })),
+  floor: floorResult(floors),
 } satisfies ScaleResult);
 
 for (const m of monitors.values()) m.disconnect();
