@@ -41,6 +41,7 @@ function floorRows(
   ];
 }
 
+/** The note under the table: what the plain-commands rows measure, and their ratio per round. */
 function floorNote(floor: NonNullable<Scale["floor"]>): string {
   const [one, cluster] = [floor.find((f) => f.backend === "one"), floor.find((f) => f.backend === "cluster")];
   return (
@@ -51,6 +52,7 @@ function floorNote(floor: NonNullable<Scale["floor"]>): string {
   );
 }
 
+/** The section, from the scale step's result (empty figures when it did not run). */
 export function scale(r: StepResults): Section {
   const s = r.scale;
   const of = (backend: "one" | "cluster", workers: number) =>
